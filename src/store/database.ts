@@ -1,0 +1,39 @@
+import knexFactory, { type Knex } from "knex";
+import { readdir } from "node:fs/promises";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import path from "node:path";
+
+const migrationsDir = fileURLToPath(new URL("../../migrations/", import.meta.url));
+
+/** A Knex instance on PostgreSQL, with numeric and bigint columns left as exact text. */
+export function createDatabase(url: string, options: { poolMax?: number } = {}): Knex {
+  return knexFactory({
+    client: "pg",
+    connection: url,
+    pool: { min: 0, max: options.poolMax ?? 10 },
+    // Migrations are TypeScript modules loaded through our own source, so they run
+    // the same way under tsx, tap and the compiled CLI.
+    migrations: { migrationSource: typescriptMigrationSource, tableName: "knex_migrations" },
+  });
+}
+
+type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
+
+const typescriptMigrationSource: Knex.MigrationSource<string> = {
+  async getMigrations() {
+    const files = await readdir(migrationsDir);
+    return files.filter((file) => /^\d{14}_[a-z0-9_]+\.ts$/.test(file)).sort();
+  },
+  getMigrationName(file) {
+    return file;
+  },
+  async getMigration(file): Promise<Migration> {
+    return (await import(pathToFileURL(path.join(migrationsDir, file)).href)) as Migration;
+  },
+};
+
+/** Applies every pending migration; safe to run from several processes at once (Knex locks). */
+export async function migrateToLatest(knex: Knex): Promise<string[]> {
+  const [, applied] = (await knex.migrate.latest()) as [number, string[]];
+  return applied;
+}

@@ -1,0 +1,65 @@
+/**
+ * The environment, read and checked once at start-up (CONVENTIONS.md, Configuration).
+ * A bad value stops start-up with a message naming the variable.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  /** BENCHMARK_AS_OF: a fixed as-of date for time windows, else today (UTC) per request. */
+  asOf: string | undefined;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; port?: number }): Config {
+  return {
+    port: readPort(env.PORT, defaults.port ?? 8080),
+    host: env.HOST?.trim() || defaults.host,
+    databaseUrl: readUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"]),
+    asOf: readDate("BENCHMARK_AS_OF", env.BENCHMARK_AS_OF),
+    logLevel: readChoice("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS) ?? "info",
+  };
+}
+
+export function readPort(text: string | undefined, fallback: number, name = "PORT"): number {
+  if (text === undefined || text.trim() === "") return fallback;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`${name} must be a port number (0-65535), not "${text}"`);
+  }
+  return port;
+}
+
+function readUrl(name: string, text: string | undefined, protocols: string[]): string | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(" or ")}`);
+  }
+  return text;
+}
+
+/** A real calendar date written YYYY-MM-DD. */
+export function readDate(name: string, text: string | undefined): string | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const date = new Date(`${text}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
+    throw new ConfigError(`${name} must be a date written YYYY-MM-DD, not "${text}"`);
+  }
+  return text;
+}
+
+function readChoice(name: string, text: string | undefined, choices: string[]): string | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  if (!choices.includes(text)) throw new ConfigError(`${name} must be one of ${choices.join(", ")}, not "${text}"`);
+  return text;
+}

@@ -1,0 +1,36 @@
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import type { Logger } from "pino";
+import { isDatabaseUnavailable } from "../store/database-errors.js";
+import { requestInfoKey } from "./request-info.js";
+
+/**
+ * Errors cross the boundary once, here: a ConnectError passes as it is; a database
+ * that cannot be reached becomes `unavailable` (a 503 with Retry-After over REST);
+ * anything else is a bug, logged with its cause and answered as a bare `internal`,
+ * never with its message, which could show internals. The outcome code is noted
+ * for the request's log line.
+ */
+export function createErrorInterceptor(fallbackLog: Logger): Interceptor {
+  return (next) => async (req) => {
+    const info = req.contextValues.get(requestInfoKey);
+    try {
+      const res = await next(req);
+      if (info) info.outcome.code = "ok";
+      return res;
+    } catch (cause) {
+      const error = toConnectError(cause, info?.log ?? fallbackLog, req.method.name);
+      if (info) info.outcome.code = Code[error.code];
+      throw error;
+    }
+  };
+}
+
+function toConnectError(cause: unknown, log: Logger, method: string): ConnectError {
+  if (cause instanceof ConnectError) return cause;
+  if (isDatabaseUnavailable(cause)) {
+    log.warn({ err: cause, method }, "database unavailable");
+    return new ConnectError("the database is unavailable; try again shortly", Code.Unavailable);
+  }
+  log.error({ err: cause, method }, "unexpected error");
+  return new ConnectError("internal error", Code.Internal);
+}

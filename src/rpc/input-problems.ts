@@ -1,0 +1,65 @@
+import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
+
+/** One thing wrong with a request, named by the field's canonical (spec JSON) name. */
+export interface InputProblem {
+  field: string;
+  message: string;
+  /** For `$filter`: where the offending token starts. */
+  position?: number;
+  /**
+   * Why the value could not be read at all: `type` (not a value of the field's kind)
+   * or `range` (an integer outside the field's type). Absent for rule violations.
+   */
+  kind?: "type" | "range";
+}
+
+/**
+ * Problems found while binding a REST request to its message, handed to the
+ * handler so that one answer lists them together with the handler's own checks.
+ */
+export const bindingProblemsKey = createContextKey<readonly InputProblem[]>([], {
+  description: "problems found while reading a REST request",
+});
+
+/** The binding problems of this call (none over gRPC and Connect, whose messages are typed). */
+export function bindingProblems(ctx: HandlerContext): readonly InputProblem[] {
+  return ctx.values.get(bindingProblemsKey);
+}
+
+/** The fields that could not be read, so the handler does not also report them missing. */
+export function unreadableFields(ctx: HandlerContext): Set<string> {
+  return new Set(bindingProblems(ctx).map((problem) => problem.field));
+}
+
+/**
+ * Throws one `invalid_argument` error listing every problem, when there are any.
+ * The message names each problem, for callers that read only the message; the
+ * `InputProblems` detail carries them one by one.
+ */
+export function assertNoProblems(problems: readonly InputProblem[]): void {
+  if (problems.length === 0) return;
+  throw invalidArgument(problems);
+}
+
+export function invalidArgument(problems: readonly InputProblem[]): ConnectError {
+  const summary = problems.length === 1 ? "1 input is invalid" : `${problems.length} inputs are invalid`;
+  const message = `${summary}: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`;
+  const detail = create(InputProblemsSchema, {
+    problems: problems.map(({ field, message, position }) => ({ field, message, position })),
+  });
+  return new ConnectError(message, Code.InvalidArgument, undefined, [{ desc: InputProblemsSchema, value: detail }]);
+}
+
+/**
+ * A handler that answers despite binding problems has ignored them: refuse the
+ * answer rather than serve figures computed from inputs the caller did not send.
+ */
+export function createBindingProblemsInterceptor(): Interceptor {
+  return (next) => async (req) => {
+    const res = await next(req);
+    assertNoProblems(req.contextValues.get(bindingProblemsKey));
+    return res;
+  };
+}

@@ -1,0 +1,83 @@
+import { createContextValues, type ConnectRouter } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { UniversalHandler } from "@connectrpc/connect/protocol";
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
+import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
+import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import { Health } from "../../gen/health/v1/health_pb.js";
+import { createAuthInterceptor, type Authenticator } from "../auth/authenticator.js";
+import { createErrorInterceptor } from "../rpc/error-interceptor.js";
+import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
+import { requestInfoKey } from "../rpc/request-info.js";
+import { createCompanyService } from "../services/company-service.js";
+import { createHealthService } from "../services/health-service.js";
+import { createLossDetailsService } from "../services/loss-details-service.js";
+import { writeJson, writeProblem, problem } from "../transcoding/problem-document.js";
+import { createRestTranscoder } from "../transcoding/rest-handler.js";
+import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
+import { Code } from "@connectrpc/connect";
+import { createReadiness } from "./readiness.js";
+import { beginRequest, requestInfoOf } from "./request-log.js";
+
+export interface AppDependencies {
+  knex: Knex;
+  authenticator: Authenticator;
+  log: Logger;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 413
+
+/**
+ * The request handler of the one port: every API service over gRPC, gRPC-Web and
+ * Connect, the REST face of the spec as the adapter's fallback, and the health
+ * endpoints. The same interceptors (errors, authentication) wrap every protocol.
+ */
+export function createApp({ knex, authenticator, log }: AppDependencies) {
+  const readiness = createReadiness(knex, authenticator);
+  const apiServices = [AssessmentService, CompanyService, LossDetailsService];
+  let handlers: UniversalHandler[] = [];
+  const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
+
+  const connectHandler = connectNodeAdapter({
+    routes(router: ConnectRouter) {
+      router.service(AssessmentService, {});
+      router.service(CompanyService, createCompanyService(knex));
+      router.service(LossDetailsService, createLossDetailsService(knex));
+      router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
+      handlers = router.handlers;
+    },
+    interceptors: [createErrorInterceptor(log), createAuthInterceptor(authenticator), createBindingProblemsInterceptor()],
+    readMaxBytes: MAX_BODY_BYTES,
+    contextValues,
+    fallback: (req, res) => void fallback(req, res),
+  });
+
+  const rest = createRestTranscoder({
+    handlers: handlers.filter((h) => apiServices.includes(h.service as (typeof apiServices)[number])),
+    contextValues,
+    maxBodyBytes: MAX_BODY_BYTES,
+  });
+
+  async function fallback(req: NodeRequest, res: NodeResponse): Promise<void> {
+    try {
+      const path = (req.url ?? "/").split("?")[0];
+      if (req.method === "GET" && path === "/healthz") return writeJson(res, 200, { status: "ok" });
+      if (req.method === "GET" && path === "/readyz") {
+        const { ready, reasons } = await readiness.check();
+        return writeJson(res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", reasons });
+      }
+      await rest(req, res);
+    } catch (error) {
+      (requestInfoOf(req)?.log ?? log).error({ err: error }, "unexpected error");
+      if (!res.headersSent) writeProblem(res, problem(500, Code.Internal, "internal error"));
+      else res.destroy();
+    }
+  }
+
+  return function handle(req: NodeRequest, res: NodeResponse): void {
+    beginRequest(req, res, log);
+    connectHandler(req, res);
+  };
+}

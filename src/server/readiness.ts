@@ -1,0 +1,30 @@
+import type { Knex } from "knex";
+import type { Authenticator } from "../auth/authenticator.js";
+
+export interface Readiness {
+  /** Whether the service can answer correctly now, and if not, why. */
+  check(): Promise<{ ready: boolean; reasons: string[] }>;
+}
+
+const DATABASE_PROBE_TIMEOUT_MS = 2_000;
+
+/** Ready when the database answers and the authenticator can verify tokens (CONVENTIONS.md, Health). */
+export function createReadiness(knex: Knex, authenticator: Authenticator): Readiness {
+  return {
+    async check() {
+      const reasons: string[] = [];
+      if (!(await databaseAnswers(knex))) reasons.push("the database does not answer");
+      if (!authenticator.ready()) reasons.push("the signing keys are not loaded");
+      return { ready: reasons.length === 0, reasons };
+    },
+  };
+}
+
+async function databaseAnswers(knex: Knex): Promise<boolean> {
+  try {
+    await knex.raw("select 1").timeout(DATABASE_PROBE_TIMEOUT_MS, { cancel: false });
+    return true;
+  } catch {
+    return false;
+  }
+}

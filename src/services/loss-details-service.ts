@@ -1,0 +1,30 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import type { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import { findLossEvent } from "../store/loss-events.js";
+import { assertLookupId, notFound } from "./identifier.js";
+
+/** Loss details (spec 4.7); limit adequacy (4.8) answers `unimplemented` until it is built. */
+export function createLossDetailsService(knex: Knex): Partial<ServiceImpl<typeof LossDetailsService>> {
+  return {
+    async getLossDetails(req, ctx) {
+      assertLookupId(ctx, "loss event");
+      const row = await findLossEvent(knex, req.lossEventId);
+      if (!row) throw notFound("loss event", req.lossEventId);
+      return {
+        lossDetail: {
+          lossName: row.companyName,
+          lossCategory: row.lossCategory,
+          lossType: row.lossType,
+          lossCoverage: row.coverageName,
+          lossLob: row.lineOfBusinessName,
+          accidentDate: row.accidentDate ?? undefined,
+          filingDate: row.filingDate,
+          status: row.status,
+          totalAmount: BigInt(row.totalAmount),
+          lossDetailsDescription: row.description ?? undefined,
+        },
+      };
+    },
+  };
+}

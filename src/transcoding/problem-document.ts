@@ -1,0 +1,67 @@
+import type { NodeResponse } from "./node-types.js";
+import { STATUS_CODES } from "node:http";
+import { ConnectError, Code } from "@connectrpc/connect";
+import { InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
+import { codeName, httpStatusOf } from "../rpc/http-status.js";
+import type { JsonValue } from "./json-shaping.js";
+
+
+/** Seconds a caller should wait after a 503, while the database is away. */
+const RETRY_AFTER_SECONDS = "2";
+
+/** An RFC 9457 problem document, with the Connect code and every input problem. */
+export interface Problem {
+  status: number;
+  code: string;
+  title: string;
+  detail: string;
+  errors?: { field: string; message: string; position?: number }[];
+}
+
+/**
+ * The problem document for an error a handler answered. `invalid_argument` lists
+ * each problem of the `InputProblems` detail; other errors carry their message,
+ * which the handlers keep free of internals.
+ */
+export function problemFromError(error: ConnectError): Problem {
+  const status = httpStatusOf(error.code);
+  const problems = error.findDetails(InputProblemsSchema).flatMap((detail) => detail.problems);
+  if (error.code === Code.InvalidArgument && problems.length > 0) {
+    return {
+      ...base(status, error.code),
+      detail: problems.length === 1 ? "1 input is invalid" : `${problems.length} inputs are invalid`,
+      errors: problems.map(({ field, message, position }) =>
+        position === undefined ? { field, message } : { field, message, position },
+      ),
+    };
+  }
+  return { ...base(status, error.code), detail: error.rawMessage };
+}
+
+export function problem(status: number, code: Code, detail: string, errors?: Problem["errors"]): Problem {
+  return { ...base(status, code), detail, ...(errors ? { errors } : {}) };
+}
+
+function base(status: number, code: Code) {
+  return { status, code: codeName(code), title: STATUS_CODES[status] ?? "Error" };
+}
+
+export function writeProblem(res: NodeResponse, body: Problem, headers: Record<string, string> = {}): void {
+  if (body.status === 503) headers["retry-after"] = RETRY_AFTER_SECONDS;
+  writeJson(res, body.status, body as unknown as JsonValue, "application/problem+json", headers);
+}
+
+export function writeJson(
+  res: NodeResponse,
+  status: number,
+  body: JsonValue,
+  contentType = "application/json",
+  headers: Record<string, string> = {},
+): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader("content-type", contentType);
+  res.setHeader("content-length", bytes.length);
+  res.statusCode = status;
+  res.end(bytes);
+}

@@ -1,0 +1,122 @@
+import { fromBinary, toBinary, type Message } from "@bufbuild/protobuf";
+import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
+import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@connectrpc/connect/protocol";
+import { errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
+import { bindingProblemsKey } from "../rpc/input-problems.js";
+import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
+import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
+import { shapeField, shapeMessage, type JsonValue } from "./json-shaping.js";
+import { problem, problemFromError, writeJson, writeProblem } from "./problem-document.js";
+import type { NodeRequest, NodeResponse } from "./node-types.js";
+import { readRequestBody, BodyTooLargeError } from "./request-body.js";
+import { createRouteTable } from "./route-table.js";
+
+
+export interface RestTranscoderOptions {
+  /** The Connect handlers of every service; REST calls go through them, interceptors included. */
+  handlers: readonly UniversalHandler[];
+  /** Context values of a request (request id, logger), as the other protocols get them. */
+  contextValues: (req: NodeRequest) => ContextValues;
+  maxBodyBytes: number;
+}
+
+/** Headers a REST call forwards to its handler; the handler sees what gRPC callers send. */
+const FORWARDED_HEADERS = ["authorization", "x-request-id", "user-agent"];
+
+/**
+ * The REST face: matches a request against the google.api.http rules of the
+ * handlers' methods, binds it to the request message, invokes the method's Connect
+ * handler in-process (so authentication and every interceptor apply exactly as
+ * for gRPC), and writes the answer as the spec's JSON or a problem document.
+ */
+export function createRestTranscoder(options: RestTranscoderOptions) {
+  const handlerOf = new Map(options.handlers.map((h) => [h.method, h]));
+  const routes = readHttpRoutes(handlerOf.keys());
+  const table = createRouteTable(routes);
+  const binders = new Map<HttpRoute, Binder>(routes.map((r) => [r, createBinder(r.method.input)]));
+
+  return async function handleRest(req: NodeRequest, res: NodeResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const match = table.match(req.method ?? "GET", url.pathname);
+    if (match.outcome === "not-found") {
+      return writeProblem(res, problem(404, Code.NotFound, `no operation at ${url.pathname}`));
+    }
+    if (match.outcome === "method-not-allowed") {
+      return writeProblem(res, problem(405, Code.Unimplemented, `${req.method} is not allowed on ${url.pathname}`), {
+        allow: match.allow.join(", "),
+      });
+    }
+    const { route, pathVariables } = match;
+    let inputs: BindingInputs;
+    try {
+      inputs = route.body === "*" ? { pathVariables, ...(await readBodyInputs(req, options.maxBodyBytes)) } : { pathVariables, parameters: url.searchParams };
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        return writeProblem(res, problem(413, Code.ResourceExhausted, error.message));
+      }
+      if (error instanceof MalformedBodyError) {
+        return writeProblem(res, problem(400, Code.InvalidArgument, "the body is not valid JSON", [{ field: "body", message: error.message }]));
+      }
+      throw error;
+    }
+    const { message, problems } = binders.get(route)!.bind(inputs);
+    const handler = handlerOf.get(route.method)!;
+    const contextValues = options.contextValues(req).set(bindingProblemsKey, problems);
+    const answer = await invoke(handler, route, message, req, contextValues);
+    if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer));
+    writeJson(res, 200, answer);
+  };
+}
+
+async function readBodyInputs(req: NodeRequest, maxBytes: number): Promise<Omit<BindingInputs, "pathVariables">> {
+  const text = (await readRequestBody(req, maxBytes)).trim();
+  if (text === "") return { body: {} }; // SEMANTICS.md 11: an empty body counts as {}
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    // The spec's own clients send `key=value&...` bodies too: read them like a query string.
+    if (/^[^=&{[\s"]+=[^&]*(&[^=&]+=[^&]*)*$/.test(text)) return { parameters: new URLSearchParams(text) };
+    throw new MalformedBodyError((error as Error).message);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new MalformedBodyError("must be a JSON object");
+  }
+  return { body: parsed as Record<string, unknown> };
+}
+
+class MalformedBodyError extends Error {}
+
+/** Calls a Connect handler in-process with a binary request; answers the JSON to send, or the error. */
+async function invoke(
+  handler: UniversalHandler,
+  route: HttpRoute,
+  message: Message,
+  req: NodeRequest,
+  contextValues: ContextValues,
+): Promise<JsonValue | ConnectError> {
+  const header = new Headers({ "content-type": "application/proto", "connect-protocol-version": "1" });
+  for (const name of FORWARDED_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === "string") header.set(name, value);
+  }
+  const abort = new AbortController();
+  req.once("close", () => abort.abort());
+  const response = await handler({
+    httpVersion: "1.1",
+    url: new URL(handler.requestPath, "http://localhost").toString(),
+    method: "POST",
+    header,
+    body: createAsyncIterable([toBinary(route.method.input, message)]),
+    signal: abort.signal,
+    contextValues,
+  });
+  const bytes = response.body ? await readAllBytes(response.body, Number.MAX_SAFE_INTEGER) : new Uint8Array();
+  if (response.status !== 200) {
+    return errorFromJsonBytes(bytes, undefined, new ConnectError(`HTTP ${response.status}`, Code.Internal));
+  }
+  const output = fromBinary(route.method.output, bytes);
+  if (route.responseBody === "") return shapeMessage(route.method.output, output);
+  const field = route.method.output.fields.find((f) => f.name === route.responseBody)!;
+  return shapeField(field, output, (output as unknown as Record<string, unknown>)[field.localName]);
+}

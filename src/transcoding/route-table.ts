@@ -1,0 +1,34 @@
+import { compareSpecificity, matchPathTemplate } from "./path-template.js";
+import type { HttpRoute } from "./http-routes.js";
+
+export type RouteMatch =
+  | { outcome: "found"; route: HttpRoute; pathVariables: Map<string, string> }
+  | { outcome: "method-not-allowed"; allow: string[] }
+  | { outcome: "not-found" };
+
+export interface RouteTable {
+  match(httpMethod: string, path: string): RouteMatch;
+}
+
+/**
+ * Finds the route of a request. The most specific template wins, whatever the order
+ * of the rules; a path that matches only under other methods is a 405 with the
+ * methods it allows, and a path that matches nothing is a 404.
+ */
+export function createRouteTable(routes: readonly HttpRoute[]): RouteTable {
+  return {
+    match(httpMethod, path) {
+      const candidates = routes
+        .map((route) => ({ route, pathVariables: matchPathTemplate(route.template, path) }))
+        .filter((c): c is { route: HttpRoute; pathVariables: Map<string, string> } => c.pathVariables !== undefined);
+      if (candidates.length === 0) return { outcome: "not-found" };
+      const sameMethod = candidates
+        .filter((c) => c.route.httpMethod === httpMethod.toUpperCase())
+        .sort((a, b) => compareSpecificity(a.route.template, b.route.template));
+      const best = sameMethod[0];
+      if (best) return { outcome: "found", ...best };
+      const allow = [...new Set(candidates.map((c) => c.route.httpMethod))].sort();
+      return { outcome: "method-not-allowed", allow };
+    },
+  };
+}

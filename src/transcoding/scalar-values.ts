@@ -1,0 +1,92 @@
+import { ScalarType } from "@bufbuild/protobuf";
+
+/**
+ * Reading one REST input value as a protobuf scalar, leniently as SEMANTICS.md
+ * section 11 asks: numbers may come as numeric strings, list items as
+ * comma-separated text. Every function answers the value, or a problem text.
+ */
+
+export type ScalarValue = string | number | bigint | boolean;
+export type Read = { value: ScalarValue } | { problem: string; kind: "type" | "range" };
+
+const INT_RANGES: Partial<Record<ScalarType, [bigint, bigint]>> = {
+  [ScalarType.INT32]: [-(2n ** 31n), 2n ** 31n - 1n],
+  [ScalarType.SINT32]: [-(2n ** 31n), 2n ** 31n - 1n],
+  [ScalarType.SFIXED32]: [-(2n ** 31n), 2n ** 31n - 1n],
+  [ScalarType.UINT32]: [0n, 2n ** 32n - 1n],
+  [ScalarType.FIXED32]: [0n, 2n ** 32n - 1n],
+  [ScalarType.INT64]: [-(2n ** 63n), 2n ** 63n - 1n],
+  [ScalarType.SINT64]: [-(2n ** 63n), 2n ** 63n - 1n],
+  [ScalarType.SFIXED64]: [-(2n ** 63n), 2n ** 63n - 1n],
+  [ScalarType.UINT64]: [0n, 2n ** 64n - 1n],
+  [ScalarType.FIXED64]: [0n, 2n ** 64n - 1n],
+};
+
+const IS_64_BIT = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64, ScalarType.UINT64, ScalarType.FIXED64]);
+
+// JSON's number grammar, with an optional sign and fraction-only forms (".5") allowed.
+const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Reads one JSON value or query-string text as a value of the scalar type. */
+export function readScalar(type: ScalarType, input: unknown): Read {
+  switch (type) {
+    case ScalarType.STRING:
+      return typeof input === "string" ? { value: input } : typeProblem(input, "a string");
+    case ScalarType.BOOL:
+      return readBool(input);
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      return readDouble(input);
+    case ScalarType.BYTES:
+      return typeProblem(input, "supported here");
+    default:
+      return readInteger(type, input);
+  }
+}
+
+function readBool(input: unknown): Read {
+  if (typeof input === "boolean") return { value: input };
+  if (typeof input === "string" && /^(true|false)$/i.test(input.trim())) {
+    return { value: input.trim().toLowerCase() === "true" };
+  }
+  return typeProblem(input, "true or false");
+}
+
+function readDouble(input: unknown): Read {
+  if (typeof input === "number" && Number.isFinite(input)) return { value: input };
+  if (typeof input === "string" && NUMBER_TEXT.test(input.trim())) {
+    const value = Number(input.trim());
+    if (Number.isFinite(value)) return { value };
+  }
+  return typeProblem(input, "a number");
+}
+
+function readInteger(type: ScalarType, input: unknown): Read {
+  let integer: bigint;
+  if (typeof input === "number" && Number.isInteger(input)) {
+    integer = BigInt(input);
+  } else if (typeof input === "string" && /^[+-]?\d+$/.test(input.trim())) {
+    integer = BigInt(input.trim());
+  } else if (typeof input === "string" && NUMBER_TEXT.test(input.trim()) && Number.isInteger(Number(input.trim()))) {
+    integer = BigInt(Number(input.trim())); // "5.0", "1e3"
+  } else {
+    return typeProblem(input, "an integer");
+  }
+  const [min, max] = INT_RANGES[type] ?? [0n, 0n];
+  if (integer < min || integer > max) {
+    return { problem: `${integer} is out of range (${min} to ${max})`, kind: "range" };
+  }
+  return { value: IS_64_BIT.has(type) ? integer : Number(integer) };
+}
+
+function typeProblem(input: unknown, expected: string): Read {
+  return { problem: `${describe(input)} is not ${expected}`, kind: "type" };
+}
+
+/** A short rendering of a rejected value for a problem message. */
+export function describe(input: unknown): string {
+  if (typeof input === "string") return JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input);
+  if (Array.isArray(input)) return "a list";
+  if (input !== null && typeof input === "object") return "an object";
+  return String(input);
+}

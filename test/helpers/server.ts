@@ -1,0 +1,25 @@
+import type { Knex } from "knex";
+import { pino } from "pino";
+import { createAnonymousAuthenticator, type Authenticator } from "../../src/auth/authenticator.js";
+import { createApp } from "../../src/server/create-app.js";
+import { startHttpServer, type RunningServer } from "../../src/server/http-server.js";
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+/** The real server on a free loopback port, over the given database; closed with the test. */
+export async function startTestServer(
+  t: Teardown,
+  knex: Knex,
+  options: { authenticator?: Authenticator; logLines?: object[] } = {},
+): Promise<RunningServer> {
+  const log = pino(
+    { level: "info" },
+    { write: (line: string) => void options.logLines?.push(JSON.parse(line) as object) },
+  );
+  const app = createApp({ knex, authenticator: options.authenticator ?? createAnonymousAuthenticator(), log });
+  const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
+  t.teardown(() => server.close(1_000));
+  return server;
+}

@@ -55,6 +55,7 @@ export async function startEmbeddedPostgres(
     // start() rejects with undefined when postgres exits: its log says why.
     throw new Error(
       `embedded PostgreSQL in ${dir} did not start: ${error ?? logs.slice(-5).join(" ").trim()}`,
+      { cause: error },
     );
   }
   return {

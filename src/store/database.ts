@@ -9,7 +9,10 @@ const migrationsDir = fileURLToPath(new URL("../../migrations/", import.meta.url
 export function createDatabase(url: string, options: { poolMax?: number } = {}): Knex {
   return knexFactory({
     client: "pg",
-    connection: url,
+    // Fail fast when the database is away, so callers get a 503 within seconds
+    // (CONVENTIONS.md, Lifecycle and faults), never a hang.
+    connection: { connectionString: url, connectionTimeoutMillis: 3_000 },
+    acquireConnectionTimeout: 5_000,
     pool: { min: 0, max: options.poolMax ?? 10 },
     // Migrations are TypeScript modules loaded through our own source, so they run
     // the same way under tsx, tap and the compiled CLI.

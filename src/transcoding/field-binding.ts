@@ -1,4 +1,4 @@
-import { create, getOption, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
+import { create, getOption, type DescField, type DescMessage, type Message, type MessageShape } from "@bufbuild/protobuf";
 import { alias } from "../../gen/commercialpolicybenchmark/v2/options_pb.js";
 import type { InputProblem } from "../rpc/input-problems.js";
 import { describe, readScalar, type ScalarValue } from "./scalar-values.js";
@@ -13,8 +13,8 @@ import { describe, readScalar, type ScalarValue } from "./scalar-values.js";
  * name or an `alias` option, case-insensitively and ignoring spaces; unknown names
  * are ignored. Problems are collected, not thrown, so one answer lists them all.
  */
-export interface Binder {
-  bind(inputs: BindingInputs): { message: Message; problems: InputProblem[] };
+export interface Binder<M extends Message = Message> {
+  bind(inputs: BindingInputs): { message: M; problems: InputProblem[] };
 }
 
 export interface BindingInputs {
@@ -25,11 +25,12 @@ export interface BindingInputs {
   body?: Record<string, unknown>;
 }
 
-export function createBinder(schema: DescMessage): Binder {
+export function createBinder<Desc extends DescMessage>(schema: Desc): Binder<MessageShape<Desc>> {
   const fieldsByName = indexFields(schema);
   return {
     bind({ pathVariables, parameters, body }) {
-      const message = create(schema) as Message & Record<string, unknown>;
+      const message = create(schema);
+      const fields = message as unknown as Record<string, unknown>;
       const problems: InputProblem[] = [];
       const values = new Map<DescField, unknown[]>();
       const collect = (name: string, value: unknown) => {
@@ -44,7 +45,7 @@ export function createBinder(schema: DescMessage): Binder {
         values.set(field, [value]);
       }
       for (const [field, inputs] of values) {
-        const problem = assign(message, field, inputs);
+        const problem = assign(fields, field, inputs);
         if (problem) problems.push({ field: field.jsonName, ...problem });
       }
       return { message, problems };

@@ -1,6 +1,7 @@
 import type { NodeResponse } from "./node-types.js";
 import { STATUS_CODES } from "node:http";
-import { ConnectError, Code } from "@connectrpc/connect";
+import type { ConnectError} from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
 import { codeName, httpStatusOf } from "../rpc/http-status.js";
 import type { JsonValue } from "./json-shaping.js";

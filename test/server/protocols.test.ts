@@ -75,7 +75,7 @@ t.test("lookups: nulls, 404 for unknown ids, 400 for ids that are not integers",
     totalAmount: 2500000,
     lossDetailsDescription: "Shareholders alleged misleading statements.",
   });
-  const pending = (await get("LossDetails/502/")).body;
+  const pending = (await get("LossDetails/502/")).body as Record<string, unknown>;
   t.equal(pending.accidentDate, null, "unknown accident date is null");
   t.equal(pending.lossDetailsDescription, null, "no description is null");
   t.equal(pending.totalAmount, 0, "zero amounts are present");

@@ -1,0 +1,42 @@
+import t from "tap";
+import { createDatabase } from "../../src/store/database.js";
+import { createTestDatabase } from "../helpers/database.js";
+import { startTestServer } from "../helpers/server.js";
+import { startTcpProxy } from "../helpers/tcp-proxy.js";
+import { insertLookupFixture } from "../fixtures/lookup-fixture.js";
+
+t.test("database gone: 503 with Retry-After within seconds, /healthz 200; it recovers by itself", async (t) => {
+  const { knex: setup, url } = await createTestDatabase(t);
+  await insertLookupFixture(setup);
+  const target = new URL(url);
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+  t.teardown(() => proxy.close());
+  const proxied = new URL(url);
+  proxied.hostname = "127.0.0.1";
+  proxied.port = String(proxy.port);
+  const knex = createDatabase(proxied.toString(), { poolMax: 2 });
+  t.teardown(() => knex.destroy());
+  const server = await startTestServer(t, knex);
+  const company = `${server.url}/commercialpolicybenchmark/v2.0/company/1001`;
+
+  t.equal((await fetch(company)).status, 200, "served through the proxy");
+  await proxy.cut();
+
+  const started = Date.now();
+  const res = await fetch(company);
+  t.equal(res.status, 503);
+  t.equal(res.headers.get("retry-after"), "2");
+  t.match(await res.json(), { status: 503, code: "unavailable" });
+  t.ok(Date.now() - started < 8_000, "answered within seconds, no hang");
+  t.equal((await fetch(`${server.url}/readyz`)).status, 503);
+  t.equal((await fetch(`${server.url}/healthz`)).status, 200);
+
+  await proxy.restore();
+  let status = 0;
+  for (let i = 0; i < 50 && status !== 200; i++) {
+    status = (await fetch(company)).status;
+    if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.equal(status, 200, "the same process serves again");
+  t.equal((await fetch(`${server.url}/readyz`)).status, 200);
+});

@@ -1,0 +1,100 @@
+import t from "tap";
+import { connect } from "node:net";
+import { createTestDatabase } from "../helpers/database.js";
+import { startTestServer } from "../helpers/server.js";
+import { insertLookupFixture } from "../fixtures/lookup-fixture.js";
+
+const P = "/commercialpolicybenchmark/v2.0";
+
+t.test("REST errors are problem documents with the right status", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const server = await startTestServer(t, knex);
+  const call = async (method: string, path: string, body?: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${server.url}${path}`, { method, body, headers });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  const unknown = await call("GET", `${P}/nowhere`);
+  t.equal(unknown.status, 404);
+  t.equal(unknown.headers.get("content-type"), "application/problem+json");
+  t.match(unknown.body, { status: 404, code: "not_found", title: "Not Found", detail: `no operation at ${P}/nowhere` });
+
+  const wrongMethod = await call("DELETE", `${P}/lossdetails/getlimitadequacydata`);
+  t.equal(wrongMethod.status, 405);
+  t.equal(wrongMethod.headers.get("allow"), "GET, POST");
+  t.match(wrongMethod.body, { status: 405, code: "unimplemented", title: "Method Not Allowed" });
+
+  const tooLarge = await call("POST", `${P}/assessment/getTotalProgramCount`, `{"naics": "${"5".repeat(1024 * 1024)}"}`);
+  t.equal(tooLarge.status, 413);
+  t.match(tooLarge.body, { code: "resource_exhausted" });
+
+  const malformed = await call("POST", `${P}/assessment/getTotalProgramCount`, `{"naics": [52`);
+  t.equal(malformed.status, 400);
+  t.match(malformed.body, { code: "invalid_argument", errors: [{ field: "body" }] });
+
+  const notObject = await call("POST", `${P}/assessment/getTotalProgramCount`, `[1, 2]`);
+  t.match(notObject.body, { status: 400, errors: [{ field: "body", message: "must be a JSON object" }] });
+
+  const formBody = await call("POST", `${P}/assessment/getTotalProgramCount`, `{"naics":["52"],"coverageId":1}`, {
+    "content-type": "application/x-www-form-urlencoded",
+  });
+  t.equal(formBody.status, 501, "JSON under a form content type reaches the (not yet built) handler");
+  t.match(formBody.body, { code: "unimplemented" });
+
+  const formPairs = await call("POST", `${P}/assessment/getTotalProgramCount`, `coverageId=1&naics=52`);
+  t.equal(formPairs.status, 501, "key=value bodies are read like a query string");
+
+  const badId = await call("GET", `${P}/company/x`);
+  t.same(badId.body, {
+    status: 400,
+    code: "invalid_argument",
+    title: "Bad Request",
+    detail: "1 input is invalid",
+    errors: [{ field: "id", message: '"x" is not an integer' }],
+  }, "problem kinds stay inside");
+});
+
+t.test("every response carries X-Request-Id, and each request writes one log line", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  await insertLookupFixture(knex);
+  const logLines: Record<string, unknown>[] = [];
+  const server = await startTestServer(t, knex, { logLines });
+
+  const own = await fetch(`${server.url}${P}/company/1001`, { headers: { "x-request-id": "abc.DEF_1-2", authorization: "Bearer secret-token" } });
+  t.equal(own.headers.get("x-request-id"), "abc.DEF_1-2", "a well-formed caller id is kept");
+  const fresh = await fetch(`${server.url}${P}/company/1001`, { headers: { "x-request-id": "no spaces allowed" } });
+  t.match(fresh.headers.get("x-request-id"), /^[0-9a-f-]{36}$/, "anything else gets a new id");
+  const health = await fetch(`${server.url}/healthz`);
+  t.ok(health.headers.get("x-request-id"));
+
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const line = logLines.find((l) => l.requestId === "abc.DEF_1-2");
+  t.match(line, { msg: "request", method: "GET", path: `${P}/company/1001`, protocol: "rest", status: 200, code: "ok", subject: "anonymous" });
+  t.type(line?.durationMs, "number");
+  t.notMatch(JSON.stringify(logLines), /secret-token/, "the token is never logged");
+});
+
+t.test("health: /healthz always, /readyz when the database answers", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const server = await startTestServer(t, knex);
+  const healthz = await fetch(`${server.url}/healthz`);
+  t.equal(healthz.status, 200);
+  const readyz = await fetch(`${server.url}/readyz`);
+  t.equal(readyz.status, 200);
+  t.same(await readyz.json(), { status: "ready", reasons: [] });
+});
+
+t.test("bytes that are not HTTP, or a broken HTTP/2 preface, cost one connection only", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const server = await startTestServer(t, knex);
+  for (const garbage of ["\x00\x01\x02 not http at all\r\n\r\n", "PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00garbage-frames"]) {
+    await new Promise<void>((resolve) => {
+      const socket = connect(server.port, "127.0.0.1", () => socket.end(garbage));
+      socket.on("error", () => resolve());
+      socket.on("close", () => resolve());
+      socket.resume();
+    });
+  }
+  const after = await fetch(`${server.url}/healthz`);
+  t.equal(after.status, 200, "the server still answers");
+});

@@ -1,6 +1,7 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { isDatabaseUnavailable } from "../store/database-errors.js";
+import { codeName } from "./http-status.js";
 import { requestInfoKey } from "./request-info.js";
 
 /**
@@ -19,7 +20,7 @@ export function createErrorInterceptor(fallbackLog: Logger): Interceptor {
       return res;
     } catch (cause) {
       const error = toConnectError(cause, info?.log ?? fallbackLog, req.method.name);
-      if (info) info.outcome.code = Code[error.code];
+      if (info) info.outcome.code = codeName(error.code);
       throw error;
     }
   };

@@ -1,0 +1,23 @@
+import { InvalidArgumentError } from "commander";
+import { readDate } from "../config.js";
+
+/** Commander parsers for option values; a bad one is a usage error (exit 2). */
+export function positiveInteger(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new InvalidArgumentError(`"${text}" is not a whole number`);
+  return value;
+}
+
+export function port(text: string): number {
+  const value = positiveInteger(text);
+  if (value > 65535) throw new InvalidArgumentError(`"${text}" is not a port number`);
+  return value;
+}
+
+export function isoDate(text: string): string {
+  try {
+    return readDate("the date", text)!;
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}

@@ -1,0 +1,38 @@
+import type { Knex } from "knex";
+import type { Logger } from "pino";
+import type { Authenticator } from "../auth/authenticator.js";
+import { createApp } from "../server/create-app.js";
+import { startHttpServer, type RunningServer } from "../server/http-server.js";
+
+/**
+ * Serves until SIGTERM or SIGINT, then drains in-flight requests, runs the
+ * `cleanup` steps (closing the pool first) and exits 0, within 10 s.
+ */
+export async function runServer(options: {
+  knex: Knex;
+  authenticator: Authenticator;
+  log: Logger;
+  port: number;
+  host: string;
+  cleanup?: () => Promise<void>;
+}): Promise<RunningServer> {
+  const { knex, log } = options;
+  const server = await startHttpServer(createApp(options), options);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "draining");
+    const hardStop = setTimeout(() => process.exit(1), 10_000).unref();
+    await server.close(8_000);
+    await knex.destroy();
+    await options.cleanup?.();
+    clearTimeout(hardStop);
+    log.info("stopped");
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+  log.info({ url: server.url }, "listening");
+  return server;
+}

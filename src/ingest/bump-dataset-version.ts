@@ -1,0 +1,22 @@
+import type { Client } from "pg";
+
+/** The channel servers LISTEN on to learn that the data changed. */
+export const DATASET_VERSION_CHANNEL = "cpb_dataset_version";
+
+/**
+ * Bumps the dataset version inside the caller's transaction and queues a
+ * notification carrying the new version. PostgreSQL delivers NOTIFY only at
+ * commit, so servers hear of the version exactly when the data is visible.
+ */
+export async function bumpDatasetVersion(client: Client): Promise<number> {
+  const result = await client.query<{ version: string }>(
+    `with bumped as (
+       update dataset_version set version = version + 1, changed_at = now() returning version
+     )
+     select version::text as version, pg_notify($1, version::text) from bumped`,
+    [DATASET_VERSION_CHANNEL],
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error("dataset_version has no row; run the migrations");
+  return Number(row.version);
+}

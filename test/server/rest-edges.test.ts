@@ -2,6 +2,8 @@ import t from "tap";
 import { connect } from "node:net";
 import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
+import { callWithGrpcJs } from "../helpers/grpc-js-client.js";
+import { Health, HealthCheckResponse_ServingStatus } from "../../gen/health/v1/health_pb.js";
 import { insertLookupFixture } from "../fixtures/lookup-fixture.js";
 
 const P = "/commercialpolicybenchmark/v2.0";
@@ -74,7 +76,7 @@ t.test("every response carries X-Request-Id, and each request writes one log lin
   t.notMatch(JSON.stringify(logLines), /secret-token/, "the token is never logged");
 });
 
-t.test("health: /healthz always, /readyz when the database answers", async (t) => {
+t.test("health: /healthz always, /readyz and gRPC health when the database answers", async (t) => {
   const { knex } = await createTestDatabase(t);
   const server = await startTestServer(t, knex);
   const healthz = await fetch(`${server.url}/healthz`);
@@ -82,6 +84,13 @@ t.test("health: /healthz always, /readyz when the database answers", async (t) =
   const readyz = await fetch(`${server.url}/readyz`);
   t.equal(readyz.status, 200);
   t.same(await readyz.json(), { status: "ready", reasons: [] });
+
+  const serving = await callWithGrpcJs(server.url, Health.method.check, { service: "" });
+  t.equal(serving.status, HealthCheckResponse_ServingStatus.SERVING, "grpc.health.v1 answers without a token");
+  const company = await callWithGrpcJs(server.url, Health.method.check, { service: "commercialpolicybenchmark.v2.CompanyService" });
+  t.equal(company.status, HealthCheckResponse_ServingStatus.SERVING);
+  const unknown = await callWithGrpcJs(server.url, Health.method.check, { service: "nope" }).catch((e: { code: number }) => e);
+  t.equal((unknown as { code: number }).code, 5, "unknown service: NOT_FOUND");
 });
 
 t.test("bytes that are not HTTP, or a broken HTTP/2 preface, cost one connection only", async (t) => {

@@ -1,0 +1,69 @@
+import t from "tap";
+import { execFile, spawn } from "node:child_process";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
+
+const cpb = fileURLToPath(new URL("../../bin/cpb.js", import.meta.url));
+const run = promisify(execFile);
+
+t.test("cpb dev serves its data, prints a curl line that works as printed, and drains on SIGTERM", async (t) => {
+  const workDir = await mkdtemp(path.join(tmpdir(), "cpb-dev-"));
+  await chmod(workDir, 0o755); // the embedded PostgreSQL runs as the OS user postgres
+  t.teardown(() => rm(workDir, { recursive: true, force: true }));
+  await generateDataset(path.join(workDir, "data"), { companies: 50, programs: 200, losses: 40, seed: "dev-test" });
+
+  const child = spawn(process.execPath, [cpb, "dev", "--port", "0", "--data", "data"], {
+    cwd: workDir,
+    env: { ...process.env, DATABASE_URL: "", LOG_LEVEL: "warn" },
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  t.teardown(() => void child.kill("SIGKILL"));
+
+  const curlLine = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 60 s:\n${stderr}`)), 60_000);
+    child.stderr.on("data", () => {
+      const line = /^\s*(curl -s \S+)$/m.exec(stderr)?.[1];
+      if (line) {
+        clearTimeout(timer);
+        resolve(line);
+      }
+    });
+  });
+  t.match(stderr, /Commercial Policy Benchmark service at http:\/\/127\.0\.0\.1:\d+/);
+
+  const { stdout } = await run("sh", ["-c", curlLine]);
+  t.match(JSON.parse(stdout), { id: 1, companyName: String, organizationType: String }, "the printed curl line answers a company");
+
+  const stopping = Date.now();
+  child.kill("SIGTERM");
+  t.equal(await exited, 0, "exits 0 after SIGTERM");
+  t.ok(Date.now() - stopping < 10_000, "within 10 s");
+});
+
+t.test("bad usage or configuration exits 2 with a message", async (t) => {
+  const fail = (args: string[], env: Record<string, string> = {}) =>
+    run(process.execPath, [cpb, ...args], { env: { ...process.env, ...env } }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+  const missingDir = await fail(["generate"]);
+  t.equal(missingDir.code, 2);
+  t.match(missingDir.stderr, /missing required argument 'dir'/);
+  const badCount = await fail(["generate", "/tmp/x", "--companies", "many"]);
+  t.equal(badCount.code, 2);
+  t.match(badCount.stderr, /"many" is not a whole number/);
+  const noDatabase = await fail(["migrate"], { DATABASE_URL: "" });
+  t.equal(noDatabase.code, 2);
+  t.match(noDatabase.stderr, /DATABASE_URL is not set/);
+  const badPort = await fail(["migrate"], { PORT: "eighty", DATABASE_URL: "postgres://x@127.0.0.1/x" });
+  t.equal(badPort.code, 2);
+  t.match(badPort.stderr, /PORT must be a port number/);
+  const unknown = await fail(["frobnicate"]);
+  t.equal(unknown.code, 2);
+});

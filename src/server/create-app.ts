@@ -25,6 +25,8 @@ export interface AppDependencies {
   knex: Knex;
   authenticator: Authenticator;
   log: Logger;
+  /** BENCHMARK_AS_OF: the fixed as-of date of time windows; today (UTC) per request when unset. */
+  asOf?: string;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 413

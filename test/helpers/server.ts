@@ -12,13 +12,18 @@ interface Teardown {
 export async function startTestServer(
   t: Teardown,
   knex: Knex,
-  options: { authenticator?: Authenticator; logLines?: object[] } = {},
+  options: { authenticator?: Authenticator; logLines?: object[]; asOf?: string } = {},
 ): Promise<RunningServer> {
   const log = pino(
     { level: "info" },
     { write: (line: string) => void options.logLines?.push(JSON.parse(line) as object) },
   );
-  const app = createApp({ knex, authenticator: options.authenticator ?? createAnonymousAuthenticator(), log });
+  const app = createApp({
+    knex,
+    authenticator: options.authenticator ?? createAnonymousAuthenticator(),
+    log,
+    asOf: options.asOf,
+  });
   const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
   t.teardown(() => server.close(1_000));
   return server;

@@ -49,6 +49,7 @@ export function registerDevCommand(program: Command): void {
         log,
         port: options.port ?? config.port,
         host: config.host,
+        asOf: config.asOf,
         cleanup: () => postgres.stop(),
       });
       const companyId = (await knex("companies").min("company_id as id").first())?.id ?? 1;

@@ -14,6 +14,7 @@ export async function runServer(options: {
   log: Logger;
   port: number;
   host: string;
+  asOf?: string;
   cleanup?: () => Promise<void>;
 }): Promise<RunningServer> {
   const { knex, log } = options;

@@ -43,9 +43,14 @@ export function assertNoProblems(problems: readonly InputProblem[]): void {
   throw invalidArgument(problems);
 }
 
+/** "1 input is invalid", "3 inputs are invalid": inputs, not problems (one field may have several). */
+export function summarizeProblems(problems: readonly { field: string }[]): string {
+  const fields = new Set(problems.map((p) => p.field)).size;
+  return fields === 1 ? "1 input is invalid" : `${fields} inputs are invalid`;
+}
+
 export function invalidArgument(problems: readonly InputProblem[]): ConnectError {
-  const summary = problems.length === 1 ? "1 input is invalid" : `${problems.length} inputs are invalid`;
-  const message = `${summary}: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`;
+  const message = `${summarizeProblems(problems)}: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`;
   const detail = create(InputProblemsSchema, {
     problems: problems.map(({ field, message, position }) => ({ field, message, position })),
   });

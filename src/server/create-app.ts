@@ -11,6 +11,8 @@ import { createAuthInterceptor, type Authenticator } from "../auth/authenticator
 import { createErrorInterceptor } from "../rpc/error-interceptor.js";
 import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
 import { requestInfoKey } from "../rpc/request-info.js";
+import { todayUtc } from "../benchmark/time-window.js";
+import { createAssessmentService } from "../services/assessment-service.js";
 import { createCompanyService } from "../services/company-service.js";
 import { createHealthService } from "../services/health-service.js";
 import { createLossDetailsService } from "../services/loss-details-service.js";
@@ -36,7 +38,8 @@ const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 4
  * Connect, the REST face of the spec as the adapter's fallback, and the health
  * endpoints. The same interceptors (errors, authentication) wrap every protocol.
  */
-export function createApp({ knex, authenticator, log }: AppDependencies) {
+export function createApp({ knex, authenticator, log, asOf }: AppDependencies) {
+  const asOfDate = () => asOf ?? todayUtc();
   const readiness = createReadiness(knex, authenticator);
   const apiServices = [AssessmentService, CompanyService, LossDetailsService];
   let handlers: UniversalHandler[] = [];
@@ -44,9 +47,9 @@ export function createApp({ knex, authenticator, log }: AppDependencies) {
 
   const connectHandler = connectNodeAdapter({
     routes(router: ConnectRouter) {
-      router.service(AssessmentService, {});
+      router.service(AssessmentService, createAssessmentService(knex, asOfDate));
       router.service(CompanyService, createCompanyService(knex));
-      router.service(LossDetailsService, createLossDetailsService(knex));
+      router.service(LossDetailsService, createLossDetailsService(knex, asOfDate));
       router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
       handlers = router.handlers;
     },

@@ -3,10 +3,14 @@ import type { Knex } from "knex";
 import type { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { findLossEvent } from "../store/loss-events.js";
 import { assertLookupId, notFound } from "./identifier.js";
+import { limitAdequacy } from "./limit-adequacy.js";
 
-/** Loss details (spec 4.7); limit adequacy (4.8) answers `unimplemented` until it is built. */
-export function createLossDetailsService(knex: Knex): Partial<ServiceImpl<typeof LossDetailsService>> {
+/** Loss details (spec 4.7) and limit adequacy (4.8). */
+export function createLossDetailsService(knex: Knex, asOf: () => string): ServiceImpl<typeof LossDetailsService> {
   return {
+    getLimitAdequacy: (req, ctx) => limitAdequacy(knex, asOf(), req, ctx),
+    postLimitAdequacyData: (req, ctx) => limitAdequacy(knex, asOf(), req, ctx),
+
     async getLossDetails(req, ctx) {
       assertLookupId(ctx, "loss event");
       const row = await findLossEvent(knex, req.lossEventId);

@@ -4,6 +4,7 @@ import type { ConnectError} from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
 import { InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
 import { codeName, httpStatusOf } from "../rpc/http-status.js";
+import { summarizeProblems } from "../rpc/input-problems.js";
 import type { JsonValue } from "./json-shaping.js";
 
 
@@ -30,7 +31,7 @@ export function problemFromError(error: ConnectError): Problem {
   if (error.code === Code.InvalidArgument && problems.length > 0) {
     return {
       ...base(status, error.code),
-      detail: problems.length === 1 ? "1 input is invalid" : `${problems.length} inputs are invalid`,
+      detail: summarizeProblems(problems),
       errors: problems.map(({ field, message, position }) =>
         position === undefined ? { field, message } : { field, message, position },
       ),

@@ -1,0 +1,36 @@
+import * as decimalJs from "decimal.js";
+
+// decimal.js types itself as CommonJS while Node loads its ES module: the class
+// is the module's default export either way.
+const DecimalJs = decimalJs.default as unknown as typeof decimalJs.Decimal;
+
+/**
+ * Exact decimal arithmetic for the figures (SEMANTICS.md section 5): money, RPM and
+ * percentiles are never binary floating point until the answer is written. A private
+ * Decimal class, so no other code's settings can change ours. 60 significant digits
+ * decide every rounding here exactly: a quotient that is not a tie lies at least
+ * 1/(2N) from one, N being a count or an amount in cents, far above 10^-40.
+ */
+export const Decimal = DecimalJs.clone({ precision: 60, rounding: DecimalJs.ROUND_HALF_UP });
+export type Decimal = InstanceType<typeof Decimal>;
+
+/** round(x) of SEMANTICS.md: half away from zero, to `places` decimals. */
+export function roundHalfAwayFromZero(value: Decimal, places: number): Decimal {
+  // decimal.js's ROUND_HALF_UP rounds ties away from zero, for negatives too.
+  return value.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
+}
+
+/**
+ * A request amount as exact cents: the shortest decimal text of the double (which is
+ * the text the caller sent, for up to 15 significant digits) rounded to 2 places,
+ * so 1.005 is 1.01 and -0.004 is 0.
+ */
+export function toCents(value: number): Decimal {
+  const cents = roundHalfAwayFromZero(new Decimal(String(value)), 2);
+  return cents.isZero() ? new Decimal(0) : cents;
+}
+
+/** A decimal as the JSON number of an answer (exact: at most 15 significant digits here). */
+export function toNumber(value: Decimal): number {
+  return Number(value.toString());
+}

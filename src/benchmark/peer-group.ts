@@ -1,0 +1,113 @@
+import { toCents, type Decimal } from "./decimal.js";
+import { exposureColumn, type ExposureColumn } from "./exposure-type.js";
+import type { FieldProblems } from "./field-problems.js";
+
+/** The peer-group inputs every analytics request carries (spec 2.1), as read. */
+export interface PeerGroupInput {
+  naics: readonly string[];
+  coverageId?: number;
+  lineOfBusinessId: readonly number[];
+  exposureType: string;
+  exposureRangeLow?: number;
+  exposureRangeHigh?: number;
+  organizationType: readonly string[];
+}
+
+/** A valid peer group (SEMANTICS.md section 1). */
+export interface PeerGroup {
+  /** 2-digit codes, matched against the first 2 digits of a company's NAICS code. */
+  naics2: string[];
+  /** 3-digit codes, matched against the first 3 digits. */
+  naics3: string[];
+  coverageId: number;
+  /** Empty: every line of business of the coverage. */
+  lineOfBusinessIds: number[];
+  exposure: ExposureColumn;
+  exposureLow: Decimal;
+  exposureHigh: Decimal;
+  /** Upper-case codes; empty: every organization type. */
+  organizationTypes: string[];
+}
+
+/** Checks the peer-group inputs; undefined when any is broken (the problems say why). */
+export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems): PeerGroup | undefined {
+  const before = problems.list.length;
+  const naics = input.naics.map((code) => code.trim()).filter((code) => code !== "");
+  if (problems.usable("naics")) {
+    if (naics.length === 0) problems.add("naics", "is required");
+    for (const code of naics) {
+      if (!/^\d{2,3}$/.test(code)) problems.add("naics", `"${code}" is not a 2- or 3-digit NAICS code`);
+    }
+  }
+  if (problems.usable("coverageId") && input.coverageId === undefined) problems.add("coverageId", "is required");
+  const exposure = exposureColumn(input.exposureType);
+  if (problems.usable("exposureType") && !exposure) {
+    problems.add("exposureType", `"${input.exposureType}" is not an exposure type (Revenues, Employees, Market Cap)`);
+  }
+  const low = readRequiredAmount("exposureRangeLow", input.exposureRangeLow, problems);
+  const high = readRequiredAmount("exposureRangeHigh", input.exposureRangeHigh, problems);
+  if (low && high && low.gt(high)) {
+    problems.add("exposureRangeHigh", `must not be less than exposureRangeLow (${low.toString()})`);
+  }
+  if (problems.list.length > before || !exposure || !low || !high || input.coverageId === undefined) return undefined;
+
+  const lineOfBusinessIds = input.lineOfBusinessId.includes(0) ? [] : [...new Set(input.lineOfBusinessId)];
+  const organizationTypes = input.organizationType.map((type) => type.trim().toUpperCase()).filter((type) => type !== "");
+  return {
+    naics2: naics.filter((code) => code.length === 2),
+    naics3: naics.filter((code) => code.length === 3),
+    coverageId: input.coverageId,
+    lineOfBusinessIds,
+    exposure,
+    exposureLow: low,
+    exposureHigh: high,
+    organizationTypes: organizationTypes.includes("ALL") ? [] : [...new Set(organizationTypes)],
+  };
+}
+
+/** What the database knows of the requested coverage. */
+export interface CoverageReference {
+  coverageKnown: boolean;
+  lineOfBusinessIds: readonly number[];
+}
+
+/**
+ * An unknown coverage, or a line of business (other than 0) outside the coverage,
+ * is a 400; LOB membership is checked only when the coverage is valid.
+ */
+export function checkCoverageReference(
+  input: Pick<PeerGroupInput, "coverageId" | "lineOfBusinessId">,
+  reference: CoverageReference,
+  problems: FieldProblems,
+): void {
+  if (input.coverageId === undefined || !problems.usable("coverageId")) return;
+  if (!reference.coverageKnown) {
+    problems.add("coverageId", `${input.coverageId} is not a known coverage`);
+    return;
+  }
+  if (!problems.usable("lineOfBusinessId")) return;
+  const known = new Set(reference.lineOfBusinessIds);
+  for (const id of new Set(input.lineOfBusinessId)) {
+    if (id !== 0 && !known.has(id)) {
+      problems.add("lineOfBusinessId", `${id} is not a line of business of coverage ${input.coverageId}`);
+    }
+  }
+}
+
+/** A selected company's amount (premium, limit, ...): cents, never negative; 0 when not given. */
+export function readAmount(field: string, value: number | undefined, problems: FieldProblems): Decimal {
+  const cents = toCents(value ?? 0);
+  if (problems.usable(field) && cents.isNegative()) problems.add(field, "must not be negative");
+  return cents;
+}
+
+function readRequiredAmount(field: string, value: number | undefined, problems: FieldProblems): Decimal | undefined {
+  if (!problems.usable(field)) return undefined;
+  if (value === undefined) {
+    problems.add(field, "is required");
+    return undefined;
+  }
+  const before = problems.list.length;
+  const cents = readAmount(field, value, problems);
+  return problems.list.length === before ? cents : undefined;
+}

@@ -1,0 +1,87 @@
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import type { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
+import { LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../benchmark/bands.js";
+import { distributionOf } from "../benchmark/distribution.js";
+import { readLossYears } from "../benchmark/loss-years.js";
+import { readAmount, readPeerGroup, type PeerGroupInput } from "../benchmark/peer-group.js";
+import { clientRpm, rpmFigures } from "../benchmark/rate-per-million.js";
+import { timeWindow } from "../benchmark/time-window.js";
+import { readTrailing } from "../benchmark/trailing-input.js";
+import { assessmentStatistics } from "../store/assessment-statistics.js";
+import { countPeerLosses, countPeerPrograms } from "../store/peer-counts.js";
+import { rpmStatistics } from "../store/rpm-statistics.js";
+import { assertCoverageReference, rejectInput, startValidation } from "./input-validation.js";
+
+interface WindowedInput extends PeerGroupInput {
+  oldestTrailing: number;
+  newestTrailing: number;
+  premium: number;
+  limit: number;
+}
+
+/** Distributions, rate per million and counts of a peer group (spec 4.1-4.4). */
+export function createAssessmentService(knex: Knex, asOf: () => string): ServiceImpl<typeof AssessmentService> {
+  /** The peer group, the window and the selected amounts of a request, or a 400 with every problem. */
+  async function readWindowed(req: WindowedInput & { retention?: number }, ctx: HandlerContext) {
+    const problems = startValidation(ctx);
+    const peers = readPeerGroup(req, problems);
+    const trailing = readTrailing(req.oldestTrailing, req.newestTrailing, problems);
+    const amounts = {
+      premium: readAmount("premium", req.premium, problems),
+      limit: readAmount("limit", req.limit, problems),
+      retention: readAmount("retention", req.retention, problems),
+    };
+    if (!peers || !trailing || !problems.empty) return rejectInput(knex, ctx, req, problems);
+    return { peers, window: timeWindow(asOf(), trailing), amounts, problems };
+  }
+
+  async function assessment(req: WindowedInput & { retention: number }, ctx: HandlerContext, withCounts: boolean) {
+    const { peers, window, amounts, problems } = await readWindowed(req, ctx);
+    const stats = await assessmentStatistics(knex, peers, window, amounts, { withLossCount: withCounts });
+    assertCoverageReference(ctx, req, stats.reference, problems);
+    return {
+      totalProgramCount: BigInt(stats.totalProgramCount),
+      totalLossCount: BigInt(stats.totalLossCount ?? 0),
+      limitDistribution: distributionOf(LIMIT_BANDS, stats.limit.bandCounts, stats.limit.rank, amounts.limit),
+      premiumDistribution: distributionOf(PREMIUM_BANDS, stats.premium.bandCounts, stats.premium.rank, amounts.premium),
+      retentionDistribution: distributionOf(RETENTION_BANDS, stats.retention.bandCounts, stats.retention.rank, amounts.retention),
+    };
+  }
+
+  return {
+    getAssessmentData: (req, ctx) => assessment(req, ctx, true),
+
+    async postAssessmentData(req, ctx) {
+      const { limitDistribution, premiumDistribution, retentionDistribution } = await assessment(req, ctx, false);
+      return { limitDistribution, premiumDistribution, retentionDistribution };
+    },
+
+    async getRpmDistributionData(req, ctx) {
+      const { peers, window, amounts, problems } = await readWindowed(req, ctx);
+      const clientBar = clientRpm(amounts.premium, amounts.limit);
+      const stats = await rpmStatistics(knex, peers, window, clientBar);
+      assertCoverageReference(ctx, req, stats.reference, problems);
+      return rpmFigures(stats, clientBar);
+    },
+
+    async getTotalProgramCount(req, ctx) {
+      const { peers, window, problems } = await readWindowed(req, ctx);
+      const { reference, count } = await countPeerPrograms(knex, peers, window);
+      assertCoverageReference(ctx, req, reference, problems);
+      return { totalProgramCount: BigInt(count) };
+    },
+
+    async getTotalLossCount(req, ctx) {
+      const problems = startValidation(ctx);
+      const peers = readPeerGroup(req, problems);
+      const years = readLossYears(req, problems);
+      readAmount("premium", req.premium, problems);
+      readAmount("limit", req.limit, problems);
+      if (!peers || !years || !problems.empty) return rejectInput(knex, ctx, req, problems);
+      const { reference, count } = await countPeerLosses(knex, peers, years);
+      assertCoverageReference(ctx, req, reference, problems);
+      return { totalLossCount: BigInt(count) };
+    },
+  };
+}

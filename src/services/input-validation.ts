@@ -1,0 +1,53 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { FieldProblems } from "../benchmark/field-problems.js";
+import { checkCoverageReference, type CoverageReference, type PeerGroupInput } from "../benchmark/peer-group.js";
+import { bindingProblems, invalidArgument, unreadableFields, type InputProblem } from "../rpc/input-problems.js";
+import { findCoverageReference } from "../store/coverage-reference.js";
+
+// Problems are listed in the order of the spec's fields, whatever found them.
+const FIELD_ORDER = [
+  "naics", "coverageId", "lineOfBusinessId", "exposureType", "exposureRangeLow", "exposureRangeHigh",
+  "organizationType", "premium", "limit", "retention", "clientLimit", "oldestTrailing", "newestTrailing",
+  "lossYear", "oldestLossYear", "newestLossYear",
+];
+
+/** The problems of a call so far: what the transport could not read is skipped by the checks. */
+export function startValidation(ctx: HandlerContext): FieldProblems {
+  return new FieldProblems(unreadableFields(ctx));
+}
+
+/**
+ * Rejects a request with every problem at once, the coverage reference included
+ * (an unknown coverage is a problem too, even next to others), so one 400 lists them all.
+ */
+export async function rejectInput(
+  knex: Knex,
+  ctx: HandlerContext,
+  input: Pick<PeerGroupInput, "coverageId" | "lineOfBusinessId">,
+  problems: FieldProblems,
+): Promise<never> {
+  if (input.coverageId !== undefined && problems.usable("coverageId")) {
+    checkCoverageReference(input, await findCoverageReference(knex, input.coverageId), problems);
+  }
+  throw invalidArgument(ordered([...bindingProblems(ctx), ...problems.list]));
+}
+
+/** Checks the coverage reference that came back with the figures; throws when it is broken. */
+export function assertCoverageReference(
+  ctx: HandlerContext,
+  input: Pick<PeerGroupInput, "coverageId" | "lineOfBusinessId">,
+  reference: CoverageReference,
+  problems: FieldProblems,
+): void {
+  checkCoverageReference(input, reference, problems);
+  if (!problems.empty) throw invalidArgument(ordered([...bindingProblems(ctx), ...problems.list]));
+}
+
+function ordered(problems: InputProblem[]): InputProblem[] {
+  const rank = (field: string) => {
+    const index = FIELD_ORDER.indexOf(field);
+    return index === -1 ? FIELD_ORDER.length : index;
+  };
+  return problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p.field) - rank(b.p.field) || a.i - b.i).map(({ p }) => p);
+}

@@ -1,0 +1,36 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { limitAdequacyFigures } from "../benchmark/limit-adequacy.js";
+import { readLossYears, type LossYearFilter } from "../benchmark/loss-years.js";
+import { readAmount, readPeerGroup, type PeerGroupInput } from "../benchmark/peer-group.js";
+import { DEFAULT_TRAILING, timeWindow } from "../benchmark/time-window.js";
+import { limitAdequacyStatistics } from "../store/limit-adequacy-statistics.js";
+import { assertCoverageReference, rejectInput, startValidation } from "./input-validation.js";
+
+export interface LimitAdequacyInput extends PeerGroupInput {
+  clientLimit?: number;
+  limit: number;
+  lossYear?: number;
+  oldestLossYear?: number;
+  newestLossYear?: number;
+}
+
+/**
+ * Limit adequacy (SEMANTICS.md section 9) for both forms: the GET form has no
+ * loss-year inputs, so it applies no loss-year filter. No trailing inputs: the
+ * median limit always uses the default window.
+ */
+export async function limitAdequacy(knex: Knex, asOf: string, req: LimitAdequacyInput, ctx: HandlerContext) {
+  const problems = startValidation(ctx);
+  const peers = readPeerGroup(req, problems);
+  const years: LossYearFilter | undefined = "lossYear" in req ? readLossYears(req, problems) : { kind: "any" };
+  // clientLimit when given (0 included), else limit, else 0.
+  const clientLimit =
+    req.clientLimit !== undefined ? readAmount("clientLimit", req.clientLimit, problems) : readAmount("limit", req.limit, problems);
+  if (req.clientLimit !== undefined) readAmount("limit", req.limit, problems);
+  if (!peers || !years || !problems.empty) return rejectInput(knex, ctx, req, problems);
+
+  const stats = await limitAdequacyStatistics(knex, peers, years, timeWindow(asOf, DEFAULT_TRAILING));
+  assertCoverageReference(ctx, req, stats.reference, problems);
+  return { limitAdequacy: limitAdequacyFigures(clientLimit, stats.medianLimit, stats.cases) };
+}

@@ -1,0 +1,77 @@
+import type { Knex } from "knex";
+import { LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS, type BandScale } from "../benchmark/bands.js";
+import type { Decimal } from "../benchmark/decimal.js";
+import type { CoverageReference, PeerGroup } from "../benchmark/peer-group.js";
+import type { RankCounts } from "../benchmark/percentile-rank.js";
+import type { TimeWindow } from "../benchmark/time-window.js";
+import { coverageReferenceColumns, toCoverageReference } from "./coverage-reference.js";
+import { peerLosses, peerPrograms } from "./peer-filters.js";
+import { bandCountsSql } from "./sql-fragments.js";
+
+/** One amount's figures among the peer programs: counts per band, and where x stands. */
+export interface AmountStatistics {
+  bandCounts: number[];
+  rank: RankCounts;
+}
+
+export interface AssessmentStatistics {
+  reference: CoverageReference;
+  totalProgramCount: number;
+  limit: AmountStatistics;
+  premium: AmountStatistics;
+  retention: AmountStatistics;
+  /** Only when asked for: the peer loss events, without a loss-year filter. */
+  totalLossCount?: number;
+}
+
+const AMOUNTS: { key: "limit" | "premium" | "retention"; column: string; scale: BandScale }[] = [
+  { key: "limit", column: "limit_amount", scale: LIMIT_BANDS },
+  { key: "premium", column: "premium", scale: PREMIUM_BANDS },
+  { key: "retention", column: "retention", scale: RETENTION_BANDS },
+];
+
+/**
+ * Everything an assessment needs in one statement and one scan of the peer programs:
+ * the program count, the three distributions and the three percentile-rank counts,
+ * with FILTER aggregates (SEMANTICS.md sections 4, 6, 8); the loss count and the
+ * coverage reference ride along as sub-selects.
+ */
+export async function assessmentStatistics(
+  knex: Knex,
+  peers: PeerGroup,
+  window: TimeWindow,
+  selected: Record<"limit" | "premium" | "retention", Decimal>,
+  options: { withLossCount: boolean },
+): Promise<AssessmentStatistics> {
+  const columns: Knex.Raw[] = [knex.raw("count(*) as total_program_count")];
+  for (const { key, column, scale } of AMOUNTS) {
+    const bands = bandCountsSql(scale, column);
+    const x = selected[key].toString();
+    columns.push(
+      knex.raw(`${bands.sql} as ${key}_bands`, bands.bindings),
+      knex.raw(`count(*) filter (where ${column} < ?) as ${key}_below`, [x]),
+      knex.raw(`count(*) filter (where ${column} = ?) as ${key}_equal`, [x]),
+      knex.raw(`count(${column}) as ${key}_total`),
+    );
+  }
+  if (options.withLossCount) {
+    columns.push(knex.raw("(?) as total_loss_count", [peerLosses(knex, peers, { kind: "any" }).count("*")]));
+  }
+  const row = await knex
+    .with("peers", peerPrograms(knex, peers, window).select("p.limit_amount", "p.premium", "p.retention"))
+    .from("peers")
+    .first([...columns, ...coverageReferenceColumns(knex, peers.coverageId)]);
+
+  const amount = (key: string): AmountStatistics => ({
+    bandCounts: (row[`${key}_bands`] as string[]).map(Number),
+    rank: { below: Number(row[`${key}_below`]), equal: Number(row[`${key}_equal`]), total: Number(row[`${key}_total`]) },
+  });
+  return {
+    reference: toCoverageReference(row),
+    totalProgramCount: Number(row.total_program_count),
+    limit: amount("limit"),
+    premium: amount("premium"),
+    retention: amount("retention"),
+    totalLossCount: options.withLossCount ? Number(row.total_loss_count) : undefined,
+  };
+}

@@ -1,0 +1,29 @@
+import type { Knex } from "knex";
+import type { LossYearFilter } from "../benchmark/loss-years.js";
+import type { CoverageReference, PeerGroup } from "../benchmark/peer-group.js";
+import type { TimeWindow } from "../benchmark/time-window.js";
+import { coverageReferenceColumns, toCoverageReference } from "./coverage-reference.js";
+import { peerLosses, peerPrograms } from "./peer-filters.js";
+
+/** The number of peer programs in the window (SEMANTICS.md section 8), with the coverage reference. */
+export async function countPeerPrograms(
+  knex: Knex,
+  peers: PeerGroup,
+  window: TimeWindow,
+): Promise<{ reference: CoverageReference; count: number }> {
+  return countOf(knex, peerPrograms(knex, peers, window), peers.coverageId);
+}
+
+/** The number of peer loss events passing the loss-year filter, with the coverage reference. */
+export async function countPeerLosses(
+  knex: Knex,
+  peers: PeerGroup,
+  years: LossYearFilter,
+): Promise<{ reference: CoverageReference; count: number }> {
+  return countOf(knex, peerLosses(knex, peers, years), peers.coverageId);
+}
+
+async function countOf(knex: Knex, rows: Knex.QueryBuilder, coverageId: number) {
+  const row = await knex.first([knex.raw("(?) as count", [rows.count("*")]), ...coverageReferenceColumns(knex, coverageId)]);
+  return { reference: toCoverageReference(row), count: Number(row.count) };
+}

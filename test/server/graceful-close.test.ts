@@ -30,6 +30,6 @@ t.test("closing finishes a request whose body is still arriving, and refuses new
     () => "refused",
   );
   t.equal(refused, "refused", "no new connections while draining");
-  t.equal(await answer, 501, "the request in flight got its answer");
+  t.equal(await answer, 400, "the request in flight got its answer (a 400: it lacks the exposure range)");
   await closed;
 });

@@ -40,11 +40,16 @@ t.test("REST errors are problem documents with the right status", async (t) => {
   const formBody = await call("POST", `${P}/assessment/getTotalProgramCount`, `{"naics":["52"],"coverageId":1}`, {
     "content-type": "application/x-www-form-urlencoded",
   });
-  t.equal(formBody.status, 501, "JSON under a form content type reaches the (not yet built) handler");
-  t.match(formBody.body, { code: "unimplemented" });
+  t.equal(formBody.status, 400, "JSON under a form content type is read as JSON");
+  t.same(formBody.body.errors, [
+    { field: "coverageId", message: "1 is not a known coverage" }, // the database is empty
+    { field: "exposureRangeLow", message: "is required" },
+    { field: "exposureRangeHigh", message: "is required" },
+  ]);
 
-  const formPairs = await call("POST", `${P}/assessment/getTotalProgramCount`, `coverageId=1&naics=52`);
-  t.equal(formPairs.status, 501, "key=value bodies are read like a query string");
+  const formPairs = await call("POST", `${P}/assessment/getTotalProgramCount`, `coverageId=x&naics=52&exposureRangeLow=1&exposureRangeHigh=2`);
+  t.equal(formPairs.status, 400, "key=value bodies are read like a query string");
+  t.same(formPairs.body.errors, [{ field: "coverageId", message: '"x" is not an integer' }]);
 
   const badId = await call("GET", `${P}/company/x`);
   t.same(badId.body, {

@@ -16,6 +16,18 @@ const GROUP_A = { naics: ["52"], coverageId: 1, lineOfBusinessId: [0], exposureT
 /** Peer group B: NAICS 31 (company 7 alone), programs 12-15 on the band edges. */
 const GROUP_B = { naics: ["31"], coverageId: 1, exposureRangeLow: 0, exposureRangeHigh: 1e15 };
 
+interface DistributionJson {
+  chartDescription: string;
+  bands: unknown[];
+}
+interface AssessmentJson {
+  totalProgramCount?: number;
+  totalLossCount?: number;
+  limitDistribution: DistributionJson;
+  premiumDistribution: DistributionJson;
+  retentionDistribution: DistributionJson;
+}
+
 function bands(scale: BandScale, counts: Record<number, number>) {
   return scale.labels.map((label, i) => ({ bandSeq: i + 1, bandDescription: label, programCount: counts[i + 1] ?? 0 }));
 }
@@ -26,11 +38,12 @@ t.test("hand-worked figures", async (t) => {
   const { knex } = await createTestDatabase(t);
   await insertAnalyticsFixture(knex);
   const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF });
-  const post = async (path: string, body: object) => {
+  const post = async <T = unknown>(path: string, body: object) => {
     const res = await fetch(`${server.url}${P}/${path}`, { method: "POST", body: JSON.stringify(body) });
-    return res.json();
+    return (await res.json()) as T;
   };
-  const get = async (path: string, query: Record<string, string>) => (await fetch(`${server.url}${P}/${path}?${new URLSearchParams(query)}`)).json();
+  const get = async <T = unknown>(path: string, query: Record<string, string>) =>
+    (await (await fetch(`${server.url}${P}/${path}?${new URLSearchParams(query)}`)).json()) as T;
   const count = (body: object) => post("assessment/getTotalProgramCount", { ...GROUP_A, ...body });
   const losses = (body: object) => post("assessment/getTotalLossCount", { ...GROUP_A, ...body });
 
@@ -61,7 +74,7 @@ t.test("hand-worked figures", async (t) => {
   });
 
   t.test("POST assessment: the three distributions; a tie counted half rounds 12.5 up", async (t) => {
-    const answer = await post("assessment/getassessmentdata", { ...GROUP_A, limit: 0 });
+    const answer = await post<AssessmentJson>("assessment/getassessmentdata", { ...GROUP_A, limit: 0 });
     t.same(Object.keys(answer), ["limitDistribution", "premiumDistribution", "retentionDistribution"]);
     // limit 0: L=0, E=1, N=4 gives 12.5, rounded half away from zero to 13
     t.equal(answer.limitDistribution.chartDescription, sentence("limit", "$0", "13th"));
@@ -70,7 +83,7 @@ t.test("hand-worked figures", async (t) => {
   });
 
   t.test("band edges: (lower, upper], 1B in 500M-1B", async (t) => {
-    const answer = await post("assessment/getassessmentdata", GROUP_B);
+    const answer = await post<AssessmentJson>("assessment/getassessmentdata", GROUP_B);
     // limits 100K | 100K+1c | 1B | 1B+1c
     t.same(answer.limitDistribution.bands, bands(LIMIT_BANDS, { 1: 1, 2: 1, 17: 1, 18: 1 }));
     // premiums 1000, 1000.01, 0.01, 10M
@@ -159,7 +172,7 @@ t.test("hand-worked figures", async (t) => {
 
   t.test("an empty peer group: zeros, every band, 0th", async (t) => {
     const empty = { ...GROUP_A, naics: ["11"] };
-    const assessment = await get("assessment/getassessmentdata", { naics: "11", coverageId: "1", exposureRangeLow: "0", exposureRangeHigh: "1", limit: "5" });
+    const assessment = await get<AssessmentJson>("assessment/getassessmentdata", { naics: "11", coverageId: "1", exposureRangeLow: "0", exposureRangeHigh: "1", limit: "5" });
     t.equal(assessment.totalProgramCount, 0);
     t.equal(assessment.totalLossCount, 0);
     t.same(assessment.limitDistribution, { chartDescription: sentence("limit", "$5", "0th"), bands: bands(LIMIT_BANDS, {}) });

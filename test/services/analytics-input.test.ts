@@ -137,7 +137,7 @@ t.test("no input yields a 500: random junk to every operation", async (t) => {
     for (let k = 0; k < 1 + Math.floor(random() * 4); k++) body[pick(fields)] = pick(junk);
     const res = random() < 0.6
       ? await fetch(`${server.url}${P}/${pick(posts)}`, { method: "POST", body: random() < 0.9 ? JSON.stringify(body) : JSON.stringify(body).slice(0, 20) })
-      : await fetch(`${server.url}${P}/${pick(gets)}?${new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)]))}`);
+      : await fetch(`${server.url}${P}/${pick(gets)}?${new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)]))}`);
     statuses.add(res.status);
     if (res.status >= 500) t.fail(`${res.status} for ${JSON.stringify(body)}: ${await res.text()}`);
     else await res.arrayBuffer();

@@ -1,4 +1,5 @@
 import t from "tap";
+import type { Knex } from "knex";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,8 +21,8 @@ t.test("on the demo data, a one-coverage peer group reads programs through an in
   const server = await startTestServer(t, knex, { asOf: AS_OF });
 
   const busiest = await knex("programs").select("coverage_id").count("* as n").groupBy("coverage_id").orderBy("n", "desc").first();
-  const statements: { sql: string; bindings: unknown[] }[] = [];
-  knex.on("query", (query: { sql: string; bindings: unknown[] }) => statements.push(query));
+  const statements: { sql: string; bindings: Knex.RawBinding[] }[] = [];
+  knex.on("query", (query: { sql: string; bindings: Knex.RawBinding[] }) => statements.push(query));
   const group = { naics: ["52", "54"], coverageId: busiest!.coverage_id, exposureRangeLow: 0, exposureRangeHigh: 1e15 };
   for (const operation of ["getassessmentdata", "getrpmdistributiondata", "getTotalProgramCount", "getTotalLossCount"]) {
     const res = await fetch(`${server.url}${P}/assessment/${operation}`, { method: "POST", body: JSON.stringify(group) });

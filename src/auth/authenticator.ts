@@ -35,17 +35,3 @@ export function createAuthInterceptor(authenticator: Authenticator): Interceptor
   };
 }
 
-/**
- * Accepts every call as an anonymous caller. Only for `cpb dev` and the tests of
- * the transport layers until token verification lands (issue 4); `cpb serve`
- * never uses it.
- */
-export function createAnonymousAuthenticator(): Authenticator {
-  return {
-    async authenticate() {
-      return { subject: "anonymous", scopes: [] };
-    },
-    ready: () => true,
-  };
-}
-

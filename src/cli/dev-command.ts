@@ -1,14 +1,20 @@
 import type { Command } from "commander";
-import { rm } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
-import { createAnonymousAuthenticator } from "../auth/authenticator.js";
+import type { JWK } from "jose";
+import { fetchAccessToken } from "../auth/client-credentials.js";
+import { createJwtAuthenticator } from "../auth/jwt-authenticator.js";
 import { readConfig } from "../config.js";
-import { startEmbeddedPostgres } from "../dev/embedded-postgres.js";
+import { DEV_AUDIENCE, DEV_CLIENT, DEV_ISSUER_PATH, DEV_SCOPE, devIssuer } from "../dev/dev-identity.js";
+import { freePort, startEmbeddedPostgres } from "../dev/embedded-postgres.js";
+import type { DevIdentityProvider } from "../dev/identity-provider.js";
 import { generateDataset } from "../ingest/generate/generate-dataset.js";
 import { importDataset } from "../ingest/import-dataset.js";
 import { createLogger } from "../log.js";
 import { createDatabase, migrateToLatest } from "../store/database.js";
+import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { port } from "./options.js";
 import { runServer } from "./run-server.js";
 
@@ -19,9 +25,9 @@ const DATABASE_NAME = "cpb";
 export function registerDevCommand(program: Command): void {
   program
     .command("dev")
-    .description("run the service on an embedded PostgreSQL (kept under .cpb/) with demo data")
+    .description("run the service with an embedded PostgreSQL (kept under .cpb/), demo data and a local OpenID provider")
     .option("--data <dir>", "import this folder instead of generating demo data")
-    .option("--port <n>", "port to listen on (default PORT or 8080)", port)
+    .option("--port <n>", "port to listen on (default PORT or 8080; 0 picks a free one)", port)
     .option("--fresh", "start from an empty database")
     .action(async (options: { data?: string; port?: number; fresh?: boolean }) => {
       const config = readConfig(process.env, { host: "127.0.0.1" });
@@ -31,8 +37,7 @@ export function registerDevCommand(program: Command): void {
 
       console.error("starting the embedded PostgreSQL…");
       const postgres = await startEmbeddedPostgres(path.join(stateDir, "pgdata"));
-      const url = await ensureDatabase(postgres.url, DATABASE_NAME);
-      const knex = createDatabase(url);
+      const knex = createDatabase(await ensureDatabase(postgres.url, DATABASE_NAME));
       await migrateToLatest(knex);
       if (options.data) {
         await importDataset(knex, options.data);
@@ -43,18 +48,53 @@ export function registerDevCommand(program: Command): void {
         await importDataset(knex, demoDir);
       }
 
+      const listenPort = (options.port ?? config.port) || (await freePort());
+      const identityProvider = await startDevIdentityProvider(stateDir, listenPort);
+      const authenticator = createJwtAuthenticator({
+        issuer: identityProvider.issuer,
+        audience: DEV_AUDIENCE,
+        requiredScopes: (process.env.AUTH_REQUIRED_SCOPES ?? "").split(/\s+/).filter(Boolean),
+        log,
+      });
       const server = await runServer({
         knex,
-        authenticator: createAnonymousAuthenticator(),
+        authenticator,
         log,
-        port: options.port ?? config.port,
+        port: listenPort,
         host: config.host,
         asOf: config.asOf,
-        cleanup: () => postgres.stop(),
+        mounts: [{ prefix: DEV_ISSUER_PATH, handle: (req: NodeRequest, res: NodeResponse) => identityProvider.handle(req as IncomingMessage, res as unknown as ServerResponse, DEV_ISSUER_PATH) }],
+        cleanup: async () => {
+          authenticator.stop();
+          await postgres.stop();
+        },
       });
+      authenticator.start();
+      // The banner's curl line must work as printed: wait for the signing keys first.
+      for (let waited = 0; !authenticator.ready() && waited < 15_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const token = await fetchAccessToken({ issuer: identityProvider.issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
       const companyId = (await knex("companies").min("company_id as id").first())?.id ?? 1;
-      console.error(banner(server.url, String(companyId)));
+      console.error(banner(server.url, identityProvider.issuer, token, String(companyId)));
     });
+}
+
+/** The dev provider, with its signing key kept under .cpb/ so tokens outlive a restart. */
+async function startDevIdentityProvider(stateDir: string, port: number): Promise<DevIdentityProvider> {
+  const keyFile = path.join(stateDir, "oidc-keys.json");
+  const keys = await readFile(keyFile, "utf8").then((text) => JSON.parse(text) as JWK[], () => undefined);
+  // Loaded here only: oidc-provider is a dev tool, and it warns on load under Node 20.
+  const { createDevIdentityProvider } = await import("../dev/identity-provider.js");
+  const provider = await createDevIdentityProvider({
+    issuer: devIssuer(port),
+    resources: [{ audience: DEV_AUDIENCE, scopes: [DEV_SCOPE] }],
+    clients: [DEV_CLIENT],
+    keys,
+  });
+  await mkdir(stateDir, { recursive: true });
+  await writeFile(keyFile, JSON.stringify(provider.keys()), { mode: 0o600 });
+  return provider;
 }
 
 async function ensureDatabase(serverUrl: string, name: string): Promise<string> {
@@ -75,18 +115,22 @@ async function isEmpty(knex: ReturnType<typeof createDatabase>): Promise<boolean
   return (await knex("companies").first("company_id")) === undefined;
 }
 
-function banner(baseUrl: string, companyId: string): string {
-  const address = baseUrl.replace(/^http:\/\//, "");
+function banner(baseUrl: string, issuer: string, token: string, companyId: string): string {
   return [
     "",
     `Commercial Policy Benchmark service at ${baseUrl}`,
+    `OpenID provider (dev) at ${issuer}: client ${DEV_CLIENT.clientId}, secret ${DEV_CLIENT.clientSecret}`,
+    "",
+    "An access token, valid for an hour (`npx --no cpb token` gets another):",
+    "",
+    token,
     "",
     "Try it:",
-    `  curl -s ${baseUrl}/commercialpolicybenchmark/v2.0/company/${companyId}`,
-    `  npx buf curl --protocol grpc --http2-prior-knowledge --schema proto \\`,
+    `  curl -s -H "Authorization: Bearer ${token}" ${baseUrl}/commercialpolicybenchmark/v2.0/company/${companyId}`,
+    `  npx buf curl --protocol grpc --http2-prior-knowledge --schema proto -H "Authorization: Bearer ${token}" \\`,
     `    -d '{"id": ${companyId}}' ${baseUrl}/commercialpolicybenchmark.v2.CompanyService/GetCompany`,
     "",
-    `(${address} also serves gRPC-Web and Connect; Ctrl-C stops it.)`,
+    "It also serves gRPC-Web and Connect on the same port; Ctrl-C stops it.",
     "",
   ].join("\n");
 }

@@ -2,6 +2,8 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { ConfigError } from "../config.js";
 import { registerDevCommand } from "./dev-command.js";
 import { registerDataCommands } from "./data-commands.js";
+import { registerServeCommand } from "./serve-command.js";
+import { registerTokenCommand } from "./token-command.js";
 
 /**
  * `cpb`: the service's commands (CONVENTIONS.md, Commands). Wiring only; each
@@ -14,7 +16,9 @@ const program = new Command("cpb")
   .exitOverride();
 
 registerDevCommand(program);
+registerServeCommand(program);
 registerDataCommands(program);
+registerTokenCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { Authenticator } from "../auth/authenticator.js";
-import { createApp } from "../server/create-app.js";
+import { createApp, type AppDependencies } from "../server/create-app.js";
 import { startHttpServer, type RunningServer } from "../server/http-server.js";
 
 /**
@@ -15,6 +15,7 @@ export async function runServer(options: {
   port: number;
   host: string;
   asOf?: string;
+  mounts?: AppDependencies["mounts"];
   cleanup?: () => Promise<void>;
 }): Promise<RunningServer> {
   const { knex, log } = options;

@@ -109,7 +109,8 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, on loopback. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);

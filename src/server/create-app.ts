@@ -29,6 +29,8 @@ export interface AppDependencies {
   log: Logger;
   /** BENCHMARK_AS_OF: the fixed as-of date of time windows; today (UTC) per request when unset. */
   asOf?: string;
+  /** Other handlers on the same port under a path prefix (the dev identity provider). */
+  mounts?: { prefix: string; handle: (req: NodeRequest, res: NodeResponse) => void }[];
 }
 
 const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 413
@@ -38,7 +40,7 @@ const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 4
  * Connect, the REST face of the spec as the adapter's fallback, and the health
  * endpoints. The same interceptors (errors, authentication) wrap every protocol.
  */
-export function createApp({ knex, authenticator, log, asOf }: AppDependencies) {
+export function createApp({ knex, authenticator, log, asOf, mounts = [] }: AppDependencies) {
   const asOfDate = () => asOf ?? todayUtc();
   const readiness = createReadiness(knex, authenticator);
   const apiServices = [AssessmentService, CompanyService, LossDetailsService];
@@ -73,6 +75,8 @@ export function createApp({ knex, authenticator, log, asOf }: AppDependencies) {
         const { ready, reasons } = await readiness.check();
         return writeJson(res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", reasons });
       }
+      const mount = mounts.find((m) => path === m.prefix || path?.startsWith(`${m.prefix}/`));
+      if (mount) return mount.handle(req, res);
       await rest(req, res);
     } catch (error) {
       (requestInfoOf(req)?.log ?? log).error({ err: error }, "unexpected error");

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { Decimal } from "../benchmark/decimal.js";
 import type { LossYearFilter } from "../benchmark/loss-years.js";
 import type { PeerGroup } from "../benchmark/peer-group.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
@@ -14,7 +15,13 @@ export function whereCompanyMatches(query: Knex.QueryBuilder, peers: PeerGroup):
     if (peers.naics2.length) naics.orWhereIn("c.naics2", peers.naics2);
     if (peers.naics3.length) naics.orWhereIn("c.naics3", peers.naics3);
   });
-  query.whereBetween(`c.${peers.exposure}`, [peers.exposureLow.toString(), peers.exposureHigh.toString()]);
+  // Employees are whole numbers up to 2^53 - 1 (a bigint column): the same range in
+  // whole numbers within bigint, so the bounds bind as integers and the index serves.
+  const [low, high] =
+    peers.exposure === "employees"
+      ? [Decimal.min(peers.exposureLow.ceil(), 2 ** 53), Decimal.min(peers.exposureHigh.floor(), 2 ** 53)]
+      : [peers.exposureLow, peers.exposureHigh];
+  query.whereBetween(`c.${peers.exposure}`, [low.toFixed(), high.toFixed()]);
   if (peers.organizationTypes.length) query.whereIn("c.organization_type", peers.organizationTypes);
 }
 

@@ -63,7 +63,7 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const handler = handlerOf.get(route.method)!;
     const contextValues = options.contextValues(req).set(bindingProblemsKey, problems);
     const answer = await invoke(handler, route, message, req, contextValues);
-    if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer));
+    if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer), challengeOf(answer));
     writeJson(res, 200, answer);
   };
 }
@@ -86,6 +86,12 @@ async function readBodyInputs(req: NodeRequest, maxBytes: number): Promise<Omit<
 }
 
 class MalformedBodyError extends Error {}
+
+/** The RFC 6750 challenge an authentication error carries, for REST callers. */
+function challengeOf(error: ConnectError): Record<string, string> {
+  const challenge = error.metadata.get("www-authenticate");
+  return challenge ? { "www-authenticate": challenge } : {};
+}
 
 /** Calls a Connect handler in-process with a binary request; answers the JSON to send, or the error. */
 async function invoke(
@@ -113,7 +119,7 @@ async function invoke(
   });
   const bytes = response.body ? await readAllBytes(response.body, Number.MAX_SAFE_INTEGER) : new Uint8Array();
   if (response.status !== 200) {
-    return errorFromJsonBytes(bytes, undefined, new ConnectError(`HTTP ${response.status}`, Code.Internal));
+    return errorFromJsonBytes(bytes, response.header, new ConnectError(`HTTP ${response.status}`, Code.Internal));
   }
   const output = fromBinary(route.method.output, bytes);
   if (route.responseBody === "") return shapeMessage(route.method.output, output);

@@ -28,7 +28,7 @@ t.test("cpb dev serves its data, prints a curl line that works as printed, and d
   const curlLine = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within 60 s:\n${stderr}`)), 60_000);
     child.stderr.on("data", () => {
-      const line = /^\s*(curl -s \S+)$/m.exec(stderr)?.[1];
+      const line = /^\s*(curl -s .+)$/m.exec(stderr)?.[1];
       if (line) {
         clearTimeout(timer);
         resolve(line);
@@ -39,6 +39,7 @@ t.test("cpb dev serves its data, prints a curl line that works as printed, and d
 
   const { stdout } = await run("sh", ["-c", curlLine]);
   t.match(JSON.parse(stdout), { id: 1, companyName: String, organizationType: String }, "the printed curl line answers a company");
+  t.match(curlLine, /-H "Authorization: Bearer ey/, "with the printed token");
 
   const stopping = Date.now();
   child.kill("SIGTERM");
@@ -64,6 +65,14 @@ t.test("bad usage or configuration exits 2 with a message", async (t) => {
   const badPort = await fail(["migrate"], { PORT: "eighty", DATABASE_URL: "postgres://x@127.0.0.1/x" });
   t.equal(badPort.code, 2);
   t.match(badPort.stderr, /PORT must be a port number/);
+  const noAuth = await fail(["serve"], { DATABASE_URL: "postgres://x@127.0.0.1/x", AUTH_ISSUER: "", AUTH_AUDIENCE: "" });
+  t.equal(noAuth.code, 2, "serve never starts without authentication");
+  t.match(noAuth.stderr, /AUTH_ISSUER, AUTH_AUDIENCE must be set/);
+  const nothing = await fail(["serve"], { DATABASE_URL: "", AUTH_ISSUER: "", AUTH_AUDIENCE: "" });
+  t.match(nothing.stderr, /DATABASE_URL, AUTH_ISSUER, AUTH_AUDIENCE must be set/);
+  const plainHttp = await fail(["serve"], { DATABASE_URL: "postgres://x@127.0.0.1/x", AUTH_ISSUER: "http://idp.example.com", AUTH_AUDIENCE: "api://x" });
+  t.equal(plainHttp.code, 2);
+  t.match(plainHttp.stderr, /AUTH_ISSUER must be https/);
   const unknown = await fail(["frobnicate"]);
   t.equal(unknown.code, 2);
 });

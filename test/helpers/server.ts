@@ -1,8 +1,19 @@
 import type { Knex } from "knex";
 import { pino } from "pino";
-import { createAnonymousAuthenticator, type Authenticator } from "../../src/auth/authenticator.js";
+import type { Authenticator } from "../../src/auth/authenticator.js";
 import { createApp } from "../../src/server/create-app.js";
 import { startHttpServer, type RunningServer } from "../../src/server/http-server.js";
+
+/**
+ * Accepts every call as one anonymous caller: for tests of everything but
+ * authentication, which test/auth/ covers against a real OpenID provider.
+ */
+export const anonymousAuthenticator: Authenticator = {
+  async authenticate() {
+    return { subject: "anonymous", scopes: [] };
+  },
+  ready: () => true,
+};
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -20,7 +31,7 @@ export async function startTestServer(
   );
   const app = createApp({
     knex,
-    authenticator: options.authenticator ?? createAnonymousAuthenticator(),
+    authenticator: options.authenticator ?? anonymousAuthenticator,
     log,
     asOf: options.asOf,
   });

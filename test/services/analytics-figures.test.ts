@@ -136,6 +136,10 @@ t.test("hand-worked figures", async (t) => {
     t.equal(await count({ lineOfBusinessId: [12] }), 1, "program 4");
     t.equal(await count({ lineOfBusinessId: "11, 12" }), 5);
     t.equal(await count({ exposureType: "employees", exposureRangeLow: 0, exposureRangeHigh: 1000 }), 1, "only company 1 has employees");
+    // company 1 has 100 employees: fractional bounds around it, and bounds beyond bigint
+    t.equal(await count({ exposureType: "Employees", exposureRangeLow: 99.5, exposureRangeHigh: 100.5 }), 1);
+    t.equal(await count({ exposureType: "Employees", exposureRangeLow: 100.01, exposureRangeHigh: 1e30 }), 0);
+    t.equal(await count({ exposureType: "Employees", exposureRangeLow: 0, exposureRangeHigh: 1e30 }), 1);
     t.equal(await count({ exposureType: "MARKET_CAP", exposureRangeLow: 5_000_000, exposureRangeHigh: 5_000_000 }), 1, "bounds are inclusive");
     // bounds are rounded to cents first: [1,000,000.00, 2,000,000.00] takes company 1 (program 1) and
     // company 2 at exactly 2M (programs 3, 7, 11); unrounded, 1,999,999.995 would leave company 2 out

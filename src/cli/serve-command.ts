@@ -1,0 +1,29 @@
+import type { Command } from "commander";
+import { readAuthConfig } from "../auth/auth-config.js";
+import { createJwtAuthenticator } from "../auth/jwt-authenticator.js";
+import { ConfigError, readConfig } from "../config.js";
+import { createLogger } from "../log.js";
+import { createDatabase } from "../store/database.js";
+import { runServer } from "./run-server.js";
+
+/**
+ * `cpb serve`: the production server. It needs DATABASE_URL, AUTH_ISSUER and
+ * AUTH_AUDIENCE and exits 2 naming what is missing; no option turns authentication
+ * off. Several may share one database; only `cpb migrate` changes the schema.
+ */
+export function registerServeCommand(program: Command): void {
+  program
+    .command("serve")
+    .description("serve the API on DATABASE_URL, verifying OpenID Connect tokens from AUTH_ISSUER")
+    .action(async () => {
+      const config = readConfig(process.env, { host: "0.0.0.0" });
+      const missing = [!config.databaseUrl && "DATABASE_URL", !process.env.AUTH_ISSUER?.trim() && "AUTH_ISSUER", !process.env.AUTH_AUDIENCE?.trim() && "AUTH_AUDIENCE"].filter(Boolean);
+      if (missing.length) throw new ConfigError(`${missing.join(", ")} must be set (the service never runs without a database and authentication)`);
+      const auth = readAuthConfig(process.env);
+      const log = createLogger(config.logLevel);
+      const knex = createDatabase(config.databaseUrl!);
+      const authenticator = createJwtAuthenticator({ ...auth, log });
+      authenticator.start();
+      await runServer({ knex, authenticator, log, port: config.port, host: config.host, asOf: config.asOf, cleanup: async () => authenticator.stop() });
+    });
+}

@@ -1,0 +1,13 @@
+/**
+ * The identity of `cpb dev`: its provider is mounted on the service's own port under
+ * /oidc, with one documented client. These are development credentials, published
+ * in the README; they exist only inside `cpb dev`.
+ */
+export const DEV_ISSUER_PATH = "/oidc";
+export const DEV_AUDIENCE = "api://commercialpolicybenchmark";
+export const DEV_SCOPE = "benchmark:read";
+export const DEV_CLIENT = { clientId: "cpb-dev", clientSecret: "cpb-dev-secret", scopes: [DEV_SCOPE] };
+
+export function devIssuer(port: number): string {
+  return `http://127.0.0.1:${port}${DEV_ISSUER_PATH}`;
+}

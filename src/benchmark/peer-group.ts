@@ -49,6 +49,9 @@ export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems): P
   if (low && high && low.gt(high)) {
     problems.add("exposureRangeHigh", `must not be less than exposureRangeLow (${low.toString()})`);
   }
+  if (problems.usable("organizationType") && input.organizationType.some((type) => type.includes("\u0000"))) {
+    problems.add("organizationType", "must not contain a NUL character");
+  }
   if (problems.list.length > before || !exposure || !low || !high || input.coverageId === undefined) return undefined;
 
   const lineOfBusinessIds = input.lineOfBusinessId.includes(0) ? [] : [...new Set(input.lineOfBusinessId)];

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import type { Client } from "pg";
 import { access, stat } from "node:fs/promises";
 import path from "node:path";
 import { bumpDatasetVersion } from "./bump-dataset-version.js";
@@ -30,6 +31,7 @@ export async function importDataset(knex: Knex, dir: string): Promise<ImportSumm
     for (const spec of present) files.push(await loadDatasetFile(client, spec, path.join(dir, spec.file)));
     const version = await bumpDatasetVersion(client);
     await client.query("commit");
+    await refreshPlannerStatistics(client, present);
     return { version, files };
   } catch (error) {
     try {
@@ -41,6 +43,17 @@ export async function importDataset(knex: Knex, dir: string): Promise<ImportSumm
   } finally {
     await releasePgClient(knex, client, broken);
   }
+}
+
+/**
+ * After a bulk load the planner needs fresh statistics, and the trigram index of
+ * company names its pending list merged (only autovacuum would otherwise do it, and
+ * until then the planner prices the index too high to use it).
+ */
+async function refreshPlannerStatistics(client: Client, loaded: DatasetFile[]): Promise<void> {
+  const tables = loaded.map((spec) => spec.table);
+  if (tables.includes("companies")) await client.query("select gin_clean_pending_list('companies_name_trigram'::regclass)");
+  if (tables.length) await client.query(`analyze ${tables.join(", ")}`);
 }
 
 /** The known files present in `dir`; throws when `dir` is not a readable folder. */

@@ -31,7 +31,9 @@ const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 export function readScalar(type: ScalarType, input: unknown): Read {
   switch (type) {
     case ScalarType.STRING:
-      return typeof input === "string" ? { value: input } : typeProblem(input, "a string");
+      if (typeof input !== "string") return typeProblem(input, "a string");
+      // Protobuf strings may hold U+0000; no text column or parameter of PostgreSQL can.
+      return input.includes("\u0000") ? { problem: "must not contain a NUL character", kind: "type" } : { value: input };
     case ScalarType.BOOL:
       return readBool(input);
     case ScalarType.DOUBLE:

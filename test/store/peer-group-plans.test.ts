@@ -17,7 +17,6 @@ t.test("on the demo data, a one-coverage peer group reads programs through an in
   await generateDataset(dir, { seed: "demo", asOf: AS_OF }); // the demo size of cpb dev
   const { knex } = await createTestDatabase(t);
   await importDataset(knex, dir);
-  await knex.raw("analyze");
   const server = await startTestServer(t, knex, { asOf: AS_OF });
 
   const busiest = await knex("programs").select("coverage_id").count("* as n").groupBy("coverage_id").orderBy("n", "desc").first();

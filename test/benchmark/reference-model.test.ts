@@ -1,0 +1,234 @@
+// Hand-worked answers for the reference model of test/benchmark/reference, so the
+// property test compares the service with something checked on its own first.
+import t from "tap";
+import { getAssessment, postAssessment } from "./reference/assessment.js";
+import { bandSeqOf, LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "./reference/bands.js";
+import { totalLossCount, totalProgramCount } from "./reference/counts.js";
+import { roundRatio, roundRatioTo, toCents } from "./reference/exact.js";
+import { limitAdequacy } from "./reference/limit-adequacy.js";
+import type { ReferenceDataset, ReferenceRequest } from "./reference/model-types.js";
+import { rpmCents, rpmDistribution } from "./reference/rpm.js";
+import { percentileRank, quantile } from "./reference/statistics.js";
+import { money, ordinal } from "./reference/text.js";
+import { inWindow, subtractMonths, timeWindow } from "./reference/time-window.js";
+
+const AS_OF = "2026-08-31";
+
+const companyColumns = ["company_id", "company_name", "organization_type", "naics", "revenues", "employees", "market_cap"];
+const programColumns = ["program_id", "company_id", "coverage_id", "line_of_business_id", "effective_date", "limit", "premium", "retention"];
+const lossColumns = ["loss_event_id", "company_id", "coverage_id", "line_of_business_id", "accident_date", "filing_date", "total_amount"];
+
+function rows(columns: string[], values: string[][]): Record<string, string>[] {
+  return values.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i] ?? ""])));
+}
+
+const dataset: ReferenceDataset = {
+  companies: rows(companyColumns, [
+    ["1", "A", "PUB", "524126", "1000000", "10", "5000000"],
+    ["2", "B", "prv", "52", "2000000", "", ""],
+    ["3", "C", "PSB", "", "1500000", "20", ""],
+    ["4", "D", "PRV", "523110", "", "50", "100"],
+  ]),
+  programs: rows(programColumns, [
+    ["1", "1", "1", "1", "2026-08-31", "1000000", "1005", "1000"],
+    ["2", "1", "1", "2", "2024-08-31", "100000", "500", "0"],
+    ["3", "2", "1", "1", "2024-09-01", "100000", "1000", ""],
+    ["4", "2", "1", "2", "2026-02-28", "1000000", "2000", "1000.01"],
+    ["5", "1", "1", "1", "2026-09-01", "5", "5", "5"],
+    ["6", "3", "1", "1", "2026-01-01", "1", "1", "1"],
+    ["7", "2", "2", "3", "2026-01-01", "1", "1", "1"],
+    ["8", "1", "1", "1", "2025-12-01", "", "0", "5000"],
+    ["9", "4", "1", "1", "2026-03-01", "0", "100", "2000"],
+  ]),
+  losses: rows(lossColumns, [
+    ["1", "1", "1", "1", "2025-03-05T14:30:00", "2025-06-01", "500000"],
+    ["2", "2", "1", "2", "", "2024-12-31", "1000000"],
+    ["3", "2", "1", "1", "2023-12-31", "2024-01-02", "500000"],
+    ["4", "3", "1", "1", "2025-01-01", "2025-01-01", "7"],
+    ["5", "1", "2", "3", "2025-01-01", "2025-01-01", "7"],
+    ["6", "1", "1", "1", "2025-01-01", "2025-02-01", "2000000"],
+    ["7", "2", "1", "1", "", "2022-05-05T00:00:00", "1"],
+  ]),
+};
+
+const base: ReferenceRequest = {
+  naics: ["52"],
+  coverageId: 1,
+  lineOfBusinessId: [0],
+  exposureType: "Revenues",
+  exposureRangeLow: "0",
+  exposureRangeHigh: "10000000",
+  organizationType: [],
+  premium: "2000",
+  limit: "1000000",
+  retention: "1000",
+};
+
+t.test("exact arithmetic and text", async (t) => {
+  t.equal(toCents("1.005"), 101n, "1.005 rounds half away from zero to 1.01");
+  t.equal(toCents("1234.565"), 123457n);
+  t.equal(toCents("7"), 700n);
+  t.equal(roundRatio({ num: 5n, den: 2n }), 3n, "2.5 -> 3");
+  t.equal(roundRatio({ num: 7n, den: 3n }), 2n);
+  t.equal(roundRatioTo({ num: 1n, den: 8n }, 2), 13n, "0.125 -> 0.13");
+  t.equal(money(0n), "$0");
+  t.equal(money(150_000_000n), "$1,500,000");
+  t.equal(money(250_050n), "$2,500.50");
+  t.equal(money(99n), "$0.99");
+  t.equal(money(123_456_789n), "$1,234,567.89");
+  t.equal(money(100_000n), "$1,000");
+  const ordinals = [0n, 1n, 2n, 3n, 4n, 11n, 12n, 13n, 21n, 22n, 23n, 100n, 101n, 111n, 112n, 113n];
+  t.same(ordinals.map(ordinal), ["0th", "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "100th", "101st", "111th", "112th", "113th"]);
+});
+
+t.test("time window: month subtraction clamps to the month's end; start < date <= end", async (t) => {
+  t.equal(subtractMonths("2026-08-31", 6), "2026-02-28");
+  t.equal(subtractMonths("2024-03-31", 1), "2024-02-29");
+  t.equal(subtractMonths("2026-08-31", 24), "2024-08-31");
+  t.equal(subtractMonths("2026-01-15", 3), "2025-10-15");
+  t.equal(subtractMonths("2026-08-31", 9), "2025-11-30");
+  t.same(timeWindow(AS_OF, null, null), { start: "2024-08-31", end: "2026-08-31" });
+  t.same(timeWindow(AS_OF, 0, 6), { start: "2024-08-31", end: "2026-02-28" }, "only N given: O = 24");
+  const six = timeWindow(AS_OF, 6, 0);
+  t.notOk(inWindow("2026-02-28", six), "the start is exclusive");
+  t.ok(inWindow("2026-03-01", six));
+  t.ok(inWindow("2026-08-31", six), "the end is inclusive");
+  t.notOk(inWindow("2026-09-01", six));
+  t.ok(inWindow("2026-02-28", timeWindow(AS_OF, 12, 6)), "the clamped end is inclusive");
+});
+
+t.test("bands are (lower, upper], the first holding 0", async (t) => {
+  t.equal(bandSeqOf(LIMIT_BANDS, 0n), 1);
+  t.equal(bandSeqOf(LIMIT_BANDS, toCents("100000")), 1, "exactly 100K: 0-100K");
+  t.equal(bandSeqOf(LIMIT_BANDS, toCents("100000.01")), 2);
+  t.equal(bandSeqOf(LIMIT_BANDS, toCents("1000000")), 5, "exactly 1M: 750K-1M");
+  t.equal(bandSeqOf(LIMIT_BANDS, toCents("1000000000")), 17, "exactly 1B: 500M-1B");
+  t.equal(bandSeqOf(LIMIT_BANDS, toCents("1000000000.01")), 18);
+  t.equal(bandSeqOf(PREMIUM_BANDS, toCents("10000000")), 17);
+  t.equal(bandSeqOf(RETENTION_BANDS, toCents("25000000")), 16);
+  t.equal(bandSeqOf(RETENTION_BANDS, toCents("2500000.01")), 14);
+  t.equal(LIMIT_BANDS.labels.length, 18);
+  t.equal(PREMIUM_BANDS.labels.length, 18);
+  t.equal(RETENTION_BANDS.labels.length, 17);
+});
+
+t.test("percentile rank counts ties half; quantiles interpolate", async (t) => {
+  t.same(percentileRank([1n, 2n, 2n, 3n], 2n), { num: 100n * 4n, den: 8n }, "(1 + 2/2) / 4 = 50");
+  t.equal(roundRatio(percentileRank([1n, 2n, 2n, 3n], 3n)), 88n, "87.5 -> 88");
+  t.equal(roundRatio(percentileRank([], 3n)), 0n);
+  t.same(quantile([40n, 10n, 30n, 20n], 1n, 4n), { num: 70n, den: 4n }, "17.5");
+  t.same(quantile([10n, 20n, 30n, 40n], 2n, 4n), { num: 100n, den: 4n }, "25");
+  t.same(quantile([10n, 20n, 30n, 40n], 3n, 4n), { num: 130n, den: 4n }, "32.5");
+  t.same(quantile([7n], 3n, 4n), { num: 7n, den: 1n });
+  t.same(quantile([], 1n, 2n), { num: 0n, den: 1n });
+});
+
+t.test("RPM is rounded to cents exactly", async (t) => {
+  t.equal(rpmCents(toCents("1005"), toCents("1000000")), 100_500n, "1005.00");
+  t.equal(rpmCents(toCents("1.005"), toCents("1000000")), 101n, "premium 1.01 after import rounding");
+  t.equal(rpmCents(toCents("2.01"), toCents("400000")), 503n, "5.025 -> 5.03");
+  t.equal(rpmCents(toCents("0.01"), toCents("3")), 333_333n, "3333.33");
+  t.equal(rpmCents(toCents("1"), toCents("3000000")), 33n, "0.33");
+  t.equal(rpmCents(toCents("0.01"), toCents("2000000")), 1n, "0.005 -> 0.01");
+});
+
+t.test("GET assessment over the hand-made rows", async (t) => {
+  const answer = getAssessment(dataset, base, AS_OF);
+  // Peers: companies 1 and 2 (3 has no NAICS, 4 no revenues); programs 1, 3, 4, 8
+  // (2 sits on the exclusive start, 5 after the as-of date, 7 another coverage).
+  t.equal(answer.totalProgramCount, 4);
+  t.equal(answer.totalLossCount, 5, "losses 1, 2, 3, 6, 7; no loss-year filter");
+  const limits = answer.limitDistribution;
+  t.equal(limits.chartDescription, "The selected company's limit of $1,000,000 puts it in the 67th percentile in relation to its peers.");
+  t.same(limits.bands.filter((b) => b.programCount > 0), [
+    { bandSeq: 1, bandDescription: "0-100K", programCount: 1 },
+    { bandSeq: 5, bandDescription: "750K-1M", programCount: 2 },
+  ]);
+  t.equal(limits.bands.length, 18);
+  const premiums = answer.premiumDistribution;
+  t.equal(premiums.chartDescription, "The selected company's premium of $2,000 puts it in the 88th percentile in relation to its peers.");
+  t.same(premiums.bands.filter((b) => b.programCount > 0).map((b) => [b.bandSeq, b.programCount]), [[1, 2], [2, 2]]);
+  const retentions = answer.retentionDistribution;
+  t.equal(retentions.chartDescription, "The selected company's retention of $1,000 puts it in the 17th percentile in relation to its peers.");
+  t.same(retentions.bands.filter((b) => b.programCount > 0).map((b) => [b.bandSeq, b.programCount]), [[1, 1], [2, 1], [3, 1]]);
+  t.equal(retentions.bands.length, 17);
+
+  const noAmounts = postAssessment(dataset, { ...base, premium: null, limit: undefined, retention: null }, AS_OF);
+  t.equal(noAmounts.limitDistribution.chartDescription, "The selected company's limit of $0 puts it in the 0th percentile in relation to its peers.");
+  t.equal(noAmounts.premiumDistribution.chartDescription, "The selected company's premium of $0 puts it in the 13th percentile in relation to its peers.", "one tie at 0 of 4: 12.5 -> 13");
+});
+
+t.test("counts: windows, organization types, NAICS, exposure, LOBs", async (t) => {
+  t.equal(totalProgramCount(dataset, { ...base, oldestTrailing: 6 }, AS_OF), 1, "2026-02-28 is the exclusive start");
+  t.equal(totalProgramCount(dataset, { ...base, oldestTrailing: 12, newestTrailing: 6 }, AS_OF), 2, "programs 4 and 8");
+  t.equal(totalProgramCount(dataset, { ...base, organizationType: ["PRV"] }, AS_OF), 2);
+  t.equal(totalProgramCount(dataset, { ...base, organizationType: ["pub"] }, AS_OF), 2);
+  t.equal(totalProgramCount(dataset, { ...base, organizationType: ["xyz"] }, AS_OF), 0);
+  t.equal(totalProgramCount(dataset, { ...base, organizationType: ["all", "xyz"] }, AS_OF), 4);
+  t.equal(totalProgramCount(dataset, { ...base, naics: ["524"] }, AS_OF), 2);
+  t.equal(totalProgramCount(dataset, { ...base, naics: ["520"] }, AS_OF), 0, "company 2's code 52 has no third digit");
+  t.equal(totalProgramCount(dataset, { ...base, lineOfBusinessId: [2] }, AS_OF), 1);
+  t.equal(totalProgramCount(dataset, { ...base, exposureRangeLow: "1000000", exposureRangeHigh: "1000000" }, AS_OF), 2, "inclusive range");
+  t.equal(totalProgramCount(dataset, { ...base, exposureRangeLow: "1000000.01" }, AS_OF), 2, "company 2 only");
+  const employees: ReferenceRequest = { ...base, exposureType: "Employees", exposureRangeHigh: "50" };
+  t.equal(totalProgramCount(dataset, employees, AS_OF), 3, "companies 1 and 4: programs 1, 8, 9");
+  t.equal(totalProgramCount(dataset, { ...base, exposureType: "Market Cap", exposureRangeHigh: "1e12" }, AS_OF), 3, "companies 1 and 4");
+  t.equal(totalLossCount(dataset, { ...base, lossYear: 2025, oldestLossYear: 3000 }), 2, "lossYear wins; losses 1 and 6");
+  t.equal(totalLossCount(dataset, { ...base, oldestLossYear: 2024 }), 3, "losses 1, 2, 6");
+  t.equal(totalLossCount(dataset, { ...base, newestLossYear: 2024 }), 3, "losses 2 (filing year), 3, 7");
+  t.equal(totalLossCount(dataset, { ...base, oldestLossYear: 2023, newestLossYear: 2024 }), 2);
+});
+
+t.test("RPM over the hand-made rows", async (t) => {
+  // RPMs: program 1 1005.00, program 3 10000.00, program 4 2000.00 (program 8 has no limit).
+  t.same(rpmDistribution(dataset, base, AS_OF), {
+    firstQuartile: 1502.5,
+    median: 2000,
+    fourthQuartile: 6000,
+    maxRpm: 10000,
+    clientBar: 2000,
+    nthPercent: 50,
+    chartDescription: "The selected company's Rate Per Million(RPM) of $2,000 puts it in the 50th percentile in relation to its peers.",
+  });
+  const thirds = rpmDistribution(dataset, { ...base, premium: "1005", limit: "3000000" }, AS_OF);
+  t.equal(thirds.clientBar, 335, "1005 / 3 = 335.00");
+  t.equal(thirds.nthPercent, 0);
+  const noLimit = rpmDistribution(dataset, { ...base, limit: null }, AS_OF);
+  t.equal(noLimit.clientBar, 0);
+  t.equal(noLimit.chartDescription, "The selected company's Rate Per Million(RPM) of $0 puts it in the 0th percentile in relation to its peers.");
+  const twoThirds = rpmDistribution(dataset, { ...base, premium: "1500", limit: "1000000" }, AS_OF);
+  t.equal(twoThirds.nthPercent, 33.33, "1 of 3 below: 33.333...");
+  const none = rpmDistribution(dataset, { ...base, naics: ["99"] }, AS_OF);
+  t.same([none.firstQuartile, none.median, none.fourthQuartile, none.maxRpm, none.nthPercent], [0, 0, 0, 0, 0]);
+});
+
+t.test("limit adequacy over the hand-made rows", async (t) => {
+  const all = limitAdequacy(dataset, { ...base, clientLimit: null }, AS_OF, "none");
+  t.same(all, {
+    clientLimit: 1000000,
+    medianLimit: 1000000,
+    percentCovered: 80,
+    maxLoss: 2000000,
+    averageLoss: 800000,
+    listOfCases: [
+      { lossEventID: 7, lossAmount: 1 },
+      { lossEventID: 1, lossAmount: 500000 },
+      { lossEventID: 3, lossAmount: 500000 },
+      { lossEventID: 2, lossAmount: 1000000 },
+      { lossEventID: 6, lossAmount: 2000000 },
+    ],
+  });
+  const zero = limitAdequacy(dataset, { ...base, clientLimit: "0" }, AS_OF, "none");
+  t.equal(zero.clientLimit, 0, "clientLimit 0 wins over limit");
+  t.equal(zero.percentCovered, 0);
+  const old = limitAdequacy(dataset, { ...base, newestLossYear: 2023, clientLimit: "1.5" }, AS_OF, "filter");
+  t.equal(old.averageLoss, 250001, "(500000 + 1) / 2 rounds half up");
+  t.equal(old.percentCovered, 50);
+  t.equal(old.clientLimit, 1.5);
+  const ignored = limitAdequacy(dataset, { ...base, newestLossYear: 2023 }, AS_OF, "none");
+  t.equal(ignored.listOfCases.length, 5, "the GET form applies no loss-year filter");
+  const employees = limitAdequacy(dataset, { ...base, exposureType: "Employees", exposureRangeHigh: "50" }, AS_OF, "none");
+  t.equal(employees.medianLimit, 500000, "limits 0 and 1000000 (program 9's 0 counts)");
+  const none = limitAdequacy(dataset, { ...base, naics: ["99"], limit: null }, AS_OF, "filter");
+  t.same(none, { clientLimit: 0, medianLimit: 0, percentCovered: 0, maxLoss: 0, averageLoss: 0, listOfCases: [] });
+});

@@ -31,7 +31,7 @@ t.test("company search on the demo directory", async (t) => {
       ["OrganizationType eq 'PUB' or startswith(CompanyName,'b')", "OrganizationType,CompanyName"],
     ]) {
       const seen = new Map<number, number>();
-      let total = 0;
+      let total: number | undefined;
       for (let skip = 0; ; skip += 1000) {
         const body = await page(`$filter=${encodeURIComponent(filter)}&$orderBy=${encodeURIComponent(orderBy)}&$top=1000&$skip=${skip}`);
         total = body.totalCount;

@@ -101,8 +101,9 @@ t.test("gRPC and Connect callers get the same codes", async (t) => {
   const client = createClient(CompanyService, createGrpcTransport({ baseUrl: server.url }));
   const missing = await client.getCompany({ id: 77n }).catch((e: unknown) => ConnectError.from(e));
   t.equal((missing as ConnectError).code, Code.NotFound);
-  const search = await client.searchCompanies({}).catch((e: unknown) => ConnectError.from(e));
-  t.equal((search as ConnectError).code, Code.Unimplemented, "search is routed, not built yet");
+  const search = await client.searchCompanies({ filter: "Revenue gt 5" }).catch((e: unknown) => ConnectError.from(e));
+  t.equal((search as ConnectError).code, Code.InvalidArgument, "a bad filter");
+  t.equal((search as ConnectError).rawMessage, "1 input is invalid: $filter: unknown property 'Revenue' at 0");
   const grpcError = await callWithGrpcJs(server.url, CompanyService.method.getCompany, { id: 77n }).catch((e: { code: number }) => e);
   t.equal((grpcError as { code: number }).code, 5, "grpc-js sees NOT_FOUND");
 });

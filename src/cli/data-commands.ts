@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { ConfigError, readConfig } from "../config.js";
 import { generateDataset } from "../ingest/generate/generate-dataset.js";
-import { importDataset } from "../ingest/import-dataset.js";
-import { createDatabase, migrateToLatest } from "../store/database.js";
+import { migrateToLatest } from "../store/database.js";
+import { registerImportCommand } from "./import-command.js";
 import { isoDate, positiveInteger } from "./options.js";
+import { withDatabase } from "./with-database.js";
 
 /** `cpb migrate`, `cpb import` and `cpb generate`: the data's way in. */
 export function registerDataCommands(program: Command): void {
@@ -17,21 +17,7 @@ export function registerDataCommands(program: Command): void {
       });
     });
 
-  program
-    .command("import")
-    .description("load a folder of CSV files (DATA-FORMAT.md) into DATABASE_URL, in one transaction")
-    .argument("<dir>", "the folder to load")
-    .action(async (dir: string) => {
-      await withDatabase(async (knex) => {
-        const summary = await importDataset(knex, dir);
-        for (const file of summary.files) {
-          console.log(
-            `${file.file}: ${file.read} read, ${file.inserted} inserted, ${file.updated} updated in ${(file.elapsedMs / 1000).toFixed(1)} s`,
-          );
-        }
-        console.log(`dataset version ${summary.version}`);
-      });
-    });
+  registerImportCommand(program);
 
   program
     .command("generate")
@@ -48,13 +34,3 @@ export function registerDataCommands(program: Command): void {
     });
 }
 
-async function withDatabase<T>(work: (knex: ReturnType<typeof createDatabase>) => Promise<T>): Promise<T> {
-  const { databaseUrl } = readConfig(process.env, { host: "0.0.0.0" });
-  if (!databaseUrl) throw new ConfigError("DATABASE_URL is not set");
-  const knex = createDatabase(databaseUrl, { poolMax: 2 });
-  try {
-    return await work(knex);
-  } finally {
-    await knex.destroy();
-  }
-}

@@ -1,48 +1,129 @@
 import type { Knex } from "knex";
-import type { Client } from "pg";
 import { access, stat } from "node:fs/promises";
 import path from "node:path";
+import type { Client } from "pg";
 import { bumpDatasetVersion } from "./bump-dataset-version.js";
 import { DATASET_FILES, type DatasetFile } from "./dataset-files.js";
-import { loadDatasetFile, type FileLoad } from "./load-dataset-file.js";
+import { deleteUnstated, upsertAccepted } from "./merge.js";
 import { acquirePgClient, releasePgClient } from "./pg-connection.js";
+import { readRejects, writeRejectsCsv, type RejectReport } from "./reject-report.js";
+import { checkRows } from "./row-checks.js";
+import { createRejectsTable, stageFile, stagingTable, type ProgressListener } from "./staging.js";
+
+export interface ImportOptions {
+  /** Each present file becomes the whole content of its table. */
+  replace?: boolean;
+  /** Load the good rows and report the rest, instead of loading nothing. */
+  skipInvalid?: boolean;
+  /** Also write every problem, as CSV, to this file. */
+  rejectsFile?: string;
+  /** How many problems the summary carries in full. */
+  reportLimit?: number;
+  onProgress?: (file: string, ...progress: Parameters<ProgressListener>) => void;
+}
+
+/** What an import did to one file's table. */
+export interface FileSummary {
+  file: string;
+  /** Records read (the header not counted). */
+  read: number;
+  inserted: number;
+  updated: number;
+  rejected: number;
+  /** Rows --replace removed because the file does not restate them. */
+  deleted: number;
+  elapsedMs: number;
+}
 
 export interface ImportSummary {
-  /** The dataset version this import created. */
-  version: number;
-  /** One entry per file found, in load order. */
-  files: FileLoad[];
+  /** The dataset version this import created; undefined when nothing was written. */
+  version?: number;
+  files: FileSummary[];
+  rejects: RejectReport;
+}
+
+/** Rows were refused and --skip-invalid was not given: nothing was written. */
+export class ImportRejectedError extends Error {
+  constructor(readonly summary: ImportSummary) {
+    super(`${summary.rejects.total} problem${summary.rejects.total === 1 ? "" : "s"} in the data: nothing was imported`);
+  }
 }
 
 /**
- * Loads the data set folder `dir` (DATA-FORMAT.md) into the database: whichever of
- * the five files exist, upserted by id, in dependency order, in one transaction on
- * one connection that also bumps the dataset version, so readers see all of the
- * import or none of it. On any error the transaction is rolled back and the error
- * rethrown.
+ * Imports a data set folder (DATA-FORMAT.md) in one transaction on one connection:
+ * every present file is streamed into a staging table with COPY and checked row by
+ * row (fields in TypeScript, ids and references in SQL); then, unless rows were
+ * refused without --skip-invalid, the accepted rows are merged, --replace removes
+ * what the files do not restate, and the dataset version is bumped. Readers see all
+ * of the import or none of it; a killed import leaves the old data whole.
  */
-export async function importDataset(knex: Knex, dir: string): Promise<ImportSummary> {
+export async function importDataset(knex: Knex, dir: string, options: ImportOptions = {}): Promise<ImportSummary> {
   const present = await filesPresent(dir);
+  const presentFiles = new Set(present.map((spec) => spec.file));
   const client = await acquirePgClient(knex);
   let broken = false;
   try {
     await client.query("begin");
-    const files: FileLoad[] = [];
-    for (const spec of present) files.push(await loadDatasetFile(client, spec, path.join(dir, spec.file)));
+    // Set-based checks hash whole id sets: give them memory for this transaction only.
+    await client.query("set local work_mem = '256MB'");
+    await createRejectsTable(client);
+    const files: FileSummary[] = [];
+    const timed = async (i: number, work: () => Promise<void>) => {
+      const started = performance.now();
+      await work();
+      files[i]!.elapsedMs += performance.now() - started;
+    };
+    // Every file is staged before any is checked: the checks between files (a LOB
+    // moving coverage under stored programs) look at the staged children too.
+    for (const [rank, spec] of present.entries()) {
+      files.push({ file: spec.file, read: 0, inserted: 0, updated: 0, rejected: 0, deleted: 0, elapsedMs: 0 });
+      await timed(rank, async () => {
+        files[rank]!.read = await stageFile(client, spec, path.join(dir, spec.file), rank, (...progress) => options.onProgress?.(spec.file, ...progress));
+      });
+    }
+    for (const [rank, spec] of present.entries()) {
+      await timed(rank, async () => {
+        await checkRows(client, spec, rank, { present: presentFiles, replace: options.replace ?? false });
+        files[rank]!.rejected = await countRejected(client, spec);
+      });
+    }
+    const rejects = await readRejects(client, options.reportLimit ?? 50);
+    if (options.rejectsFile) await writeRejectsCsv(client, options.rejectsFile);
+    if (rejects.total > 0 && !options.skipInvalid) {
+      await client.query("rollback");
+      throw new ImportRejectedError({ files, rejects });
+    }
+
+    for (const [i, spec] of present.entries()) {
+      await timed(i, async () => void Object.assign(files[i]!, await upsertAccepted(client, spec)));
+    }
+    if (options.replace) {
+      // Children first: their unstated rows go before the rows they point at.
+      for (const [i, spec] of [...present.entries()].reverse()) {
+        await timed(i, async () => void (files[i]!.deleted = await deleteUnstated(client, spec, presentFiles)));
+      }
+    }
     const version = await bumpDatasetVersion(client);
     await client.query("commit");
     await refreshPlannerStatistics(client, present);
-    return { version, files };
+    return { version, files: files.map((f) => ({ ...f, elapsedMs: Math.round(f.elapsedMs) })), rejects };
   } catch (error) {
-    try {
-      await client.query("rollback");
-    } catch {
-      broken = true;
+    if (!(error instanceof ImportRejectedError)) {
+      try {
+        await client.query("rollback");
+      } catch {
+        broken = true;
+      }
     }
     throw error;
   } finally {
     await releasePgClient(knex, client, broken);
   }
+}
+
+async function countRejected(client: Client, spec: DatasetFile): Promise<number> {
+  const result = await client.query<{ n: string }>(`select count(*) as n from ${stagingTable(spec)} where rejected`);
+  return Number(result.rows[0]?.n ?? 0);
 }
 
 /**
@@ -56,7 +137,7 @@ async function refreshPlannerStatistics(client: Client, loaded: DatasetFile[]): 
   if (tables.length) await client.query(`analyze ${tables.join(", ")}`);
 }
 
-/** The known files present in `dir`; throws when `dir` is not a readable folder. */
+/** The known files present in `dir`, in dependency order; throws when `dir` is not a readable folder. */
 async function filesPresent(dir: string): Promise<DatasetFile[]> {
   if (!(await stat(dir)).isDirectory()) throw new Error(`${dir} is not a folder`);
   const found: DatasetFile[] = [];

@@ -4,7 +4,8 @@ import path from "node:path";
 import pg from "pg";
 import t from "tap";
 import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
-import { importDataset } from "../../src/ingest/import-dataset.js";
+import { formatReject } from "../../src/ingest/reject-report.js";
+import { ImportRejectedError, importDataset } from "../../src/ingest/import-dataset.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { readCsv } from "./helpers/read-csv.js";
 import { createTempDir } from "./helpers/temp-dir.js";
@@ -113,7 +114,11 @@ t.test("a program referring to a missing company fails the whole import and chan
     path.join(bad, "programs.csv"),
     "program_id,company_id,coverage_id,line_of_business_id,effective_date\n51,21,1,1,2026-01-01\n52,999,1,1,2026-01-01\n",
   );
-  await t.rejects(importDataset(knex, bad), /foreign key/);
+  const refused = await importDataset(knex, bad).catch((error: unknown) => error);
+  t.ok(refused instanceof ImportRejectedError, "refused whole");
+  t.same((refused as ImportRejectedError).summary.rejects.first.map(formatReject), [
+    'programs.csv:3: company_id "999": no company 999 in the import or the database',
+  ]);
   t.same(await tableCounts(knex), before, "no table changed");
   t.same(await knex("companies").where("company_id", 1).first(), companyBefore, "the earlier file of the import was rolled back");
   t.equal(await datasetVersion(knex), 1, "the version did not move");

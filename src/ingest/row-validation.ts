@@ -1,0 +1,104 @@
+import { Transform, type TransformCallback } from "node:stream";
+import type { DatasetFile } from "./dataset-files.js";
+import { ImportError } from "./import-errors.js";
+
+/** A parsed CSV record with csv-parse's `info` (its `lines` count ends at the record's last line). */
+export interface ParsedRecord {
+  record: string[];
+  info: { lines: number };
+}
+
+/** About how many characters are handed to COPY in one chunk. */
+const CHUNK_CHARS = 256 * 1024;
+
+/**
+ * Checks every field of every record by the rules of DATA-FORMAT.md and writes the
+ * records as COPY text for the staging table: the physical line where the record
+ * starts, whether it is rejected, its problems as JSON ([column, value, reason]
+ * each), then the normalized values. Columns are found by header name; unknown
+ * headers are ignored; a missing optional column is null.
+ */
+export function createRowValidator(spec: DatasetFile): Transform & { readonly rows: number } {
+  let positions: number[] | undefined;
+  let headerLength = 0;
+  let chunk = "";
+  let rows = 0;
+  const transform = new Transform({
+    writableObjectMode: true,
+    transform({ record, info }: ParsedRecord, _encoding: BufferEncoding, callback: TransformCallback) {
+      if (positions === undefined) {
+        try {
+          positions = readHeader(spec, record);
+        } catch (error) {
+          callback(error as Error);
+          return;
+        }
+        headerLength = record.length;
+        callback();
+        return;
+      }
+      rows++;
+      // Quoted fields may hold newlines: the record starts that many lines earlier.
+      let newlines = 0;
+      for (const field of record) for (let i = field.indexOf("\n"); i >= 0; i = field.indexOf("\n", i + 1)) newlines++;
+      const line = info.lines - newlines;
+      const problems: [string, string, string][] = [];
+      const values: string[] = [];
+      if (record.length !== headerLength) {
+        problems.push(["", "", `has ${record.length} fields where the header has ${headerLength}`]);
+      } else {
+        for (let i = 0; i < spec.columns.length; i++) {
+          const column = spec.columns[i]!;
+          const position = positions[i]!;
+          const text = position < 0 ? "" : record[position]!;
+          const read = column.read(text);
+          if ("reason" in read) {
+            problems.push([column.header, text, read.reason]);
+            values.push("\\N");
+          } else {
+            values.push(read.value === null ? "\\N" : copyEscape(read.value));
+          }
+        }
+      }
+      const rejected = problems.length > 0;
+      // A rejected row keeps the values that were good: its id still names it, so
+      // rows referring to it are known to refer to a rejected row.
+      const tail = values.length ? values.join("\t") : spec.columns.map(() => "\\N").join("\t");
+      chunk += `${line}\t${rejected ? "t" : "f"}\t${rejected ? copyEscape(JSON.stringify(problems)) : "\\N"}\t${tail}\n`;
+      if (chunk.length >= CHUNK_CHARS) {
+        this.push(chunk);
+        chunk = "";
+      }
+      callback();
+    },
+    flush(callback: TransformCallback) {
+      if (positions === undefined) {
+        callback(new ImportError(spec.file, 1, "the file has no header row"));
+        return;
+      }
+      if (chunk.length > 0) this.push(chunk);
+      callback();
+    },
+  });
+  return Object.defineProperty(transform, "rows", { get: () => rows }) as Transform & { readonly rows: number };
+}
+
+/** Where each column of the spec is in the records; a mandatory one must be there, once. */
+function readHeader(spec: DatasetFile, header: string[]): number[] {
+  return spec.columns.map((column) => {
+    const position = header.indexOf(column.header);
+    if (position >= 0 && header.indexOf(column.header, position + 1) >= 0) {
+      throw new ImportError(spec.file, 1, `${column.header}: the column appears twice`);
+    }
+    if (position < 0 && column.mandatory) throw new ImportError(spec.file, 1, `${column.header}: the column is missing`);
+    return position;
+  });
+}
+
+const SPECIAL = /[\\\t\n\r]/;
+
+/** COPY text format: backslash, tab, newline and carriage return are escaped with a backslash. */
+function copyEscape(value: string): string {
+  if (!SPECIAL.test(value)) return value;
+  return value.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
+}

@@ -1,0 +1,82 @@
+import { parse } from "csv-parse";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { Client } from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import type { DatasetFile } from "./dataset-files.js";
+import { ImportError } from "./import-errors.js";
+import { createRowValidator } from "./row-validation.js";
+
+/** The staging table of a file: its rows as read, checked, with their line numbers. */
+export function stagingTable(spec: DatasetFile): string {
+  return `cpb_stage_${spec.table}`;
+}
+
+/** Every problem found, of every file, in report order; survives until the transaction ends. */
+export const REJECTS_TABLE = "cpb_rejects";
+
+export async function createRejectsTable(client: Client): Promise<void> {
+  await client.query(`create temp table ${REJECTS_TABLE} (
+    file_rank integer not null, file text not null, line integer not null, seq bigserial,
+    column_name text not null, value text not null, reason text not null) on commit drop`);
+}
+
+/** Progress of reading one file, in bytes. */
+export type ProgressListener = (bytesRead: number, bytesTotal: number) => void;
+
+/**
+ * Streams one CSV file through csv-parse and the row checks into its staging table
+ * with COPY (memory stays flat whatever the size), then records the problems of
+ * the rows refused by their fields. Returns the number of records read.
+ */
+export async function stageFile(client: Client, spec: DatasetFile, path: string, rank: number, onProgress?: ProgressListener): Promise<number> {
+  const stage = stagingTable(spec);
+  const columns = spec.columns.map((column) => `${column.column} ${column.sqlType}`);
+  await client.query(
+    `create temp table ${stage} (line integer not null, rejected boolean not null, problems jsonb, ${columns.join(", ")}) on commit drop`,
+  );
+  const total = (await stat(path)).size;
+  let read = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      read += chunk.length;
+      onProgress?.(read, total);
+      callback(null, chunk);
+    },
+  });
+  const validator = createRowValidator(spec);
+  const copy = client.query(copyFrom(`copy ${stage} (line, rejected, problems, ${spec.columns.map((c) => c.column).join(", ")}) from stdin`));
+  try {
+    await pipeline(
+      createReadStream(path),
+      counter,
+      // DATA-FORMAT.md: UTF-8 with an optional BOM, RFC 4180 quoting, a header row.
+      parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true }),
+      validator,
+      copy,
+    );
+  } catch (error) {
+    throw asImportError(spec, error);
+  }
+  await client.query(
+    `insert into ${REJECTS_TABLE} (file_rank, file, line, column_name, value, reason)
+     select $1, $2, s.line, p->>0, p->>1, p->>2
+     from ${stage} s, jsonb_array_elements(s.problems) p where s.problems is not null order by s.line`,
+    [rank, spec.file],
+  );
+  await client.query(`analyze ${stage}`);
+  return validator.rows;
+}
+
+/** A file that cannot be read as CSV at all stops the import; the message says where. */
+function asImportError(spec: DatasetFile, error: unknown): Error {
+  if (error instanceof ImportError) return error;
+  const csv = error as { code?: string; lines?: number; message?: string };
+  if (typeof csv.code === "string" && csv.code.startsWith("CSV_")) {
+    return new ImportError(spec.file, csv.lines, `not valid CSV: ${csv.message?.replace(/^.*?:\s*/, "") ?? csv.code}`);
+  }
+  if ((error as NodeJS.ErrnoException).code === "ERR_ENCODING_INVALID_ENCODED_DATA") return new ImportError(spec.file, undefined, "not valid UTF-8");
+  return error as Error;
+}

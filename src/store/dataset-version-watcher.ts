@@ -1,0 +1,172 @@
+import pg from "pg";
+import type { Logger } from "pino";
+import { DATASET_VERSION_CHANNEL } from "../ingest/bump-dataset-version.js";
+
+/** The application_name of the watcher's connection, so operators (and tests) can find it in pg_stat_activity. */
+export const DATASET_WATCHER_APPLICATION_NAME = "cpb-dataset-watcher";
+
+export interface DatasetVersionWatcherOptions {
+  /** PostgreSQL connection string of the served database. */
+  connectionString: string;
+  /** Connection trouble is logged at warn, recovery at info. */
+  log: Logger;
+  /** Called with the new version whenever the known version changes (the first read included). */
+  onChange?: (version: number) => void;
+  /** First reconnect delay; doubled after each failed attempt. Default 500 ms. */
+  minRetryDelayMs?: number;
+  /** Ceiling of the reconnect delay. Default 10 s. */
+  maxRetryDelayMs?: number;
+}
+
+/** Follows the dataset version of the database, so cached answers never outlive the data. */
+export interface DatasetVersionWatcher {
+  /**
+   * Connects, LISTENs and reads the current version. Resolves once it knows the
+   * version; while the database cannot be reached it keeps retrying with backoff
+   * (and resolves, version still unknown, if stop() comes first).
+   */
+  start(): Promise<void>;
+  /** The last version seen, or undefined before the first successful read. */
+  current(): number | undefined;
+  /** Closes the connection and cancels any pending reconnect. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Watches `dataset_version` over one dedicated connection (never a pooled one: a
+ * LISTEN belongs to its session, and a pool would hand that session to others or
+ * close it when idle). Every import NOTIFYs the new version at commit
+ * (bump-dataset-version.ts), which reaches the watcher within milliseconds; that
+ * is how running servers meet DATA-FORMAT.md's "within one second of `cpb import`
+ * exiting 0". A notification sent while the connection is down is lost for good,
+ * so after every reconnect the watcher reads the table again.
+ */
+export function createDatasetVersionWatcher(options: DatasetVersionWatcherOptions): DatasetVersionWatcher {
+  const log = options.log;
+  const minDelay = options.minRetryDelayMs ?? 500;
+  const maxDelay = options.maxRetryDelayMs ?? 10_000;
+  let version: number | undefined;
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let retryDelay = minDelay;
+  let started: Promise<void> | undefined;
+  let resolveStarted: (() => void) | undefined;
+
+  function publish(next: number): void {
+    if (next === version) return;
+    version = next;
+    try {
+      options.onChange?.(next);
+    } catch (error) {
+      // onChange runs inside a socket event handler: a throw there would end the process.
+      log.warn({ err: error, version: next }, "dataset version watcher: onChange failed");
+    }
+  }
+
+  /** One session: connect, LISTEN, read. Rejects (with the client closed) when any step fails. */
+  async function connect(): Promise<void> {
+    const session = new pg.Client({
+      connectionString: options.connectionString,
+      application_name: DATASET_WATCHER_APPLICATION_NAME,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+    });
+    // The highest version this session has seen. The read below can finish after
+    // notifications of later commits were delivered, so it must not move back past them.
+    let seen = -1;
+    let ready = false;
+    const lost = (error?: Error) => {
+      if (!ready || session !== client || stopped) return;
+      client = undefined;
+      log.warn({ err: error }, "dataset version watcher: connection lost; reconnecting");
+      session.end().catch(() => {});
+      scheduleRetry();
+    };
+    // Without an 'error' listener a dropped connection would be an uncaught exception.
+    session.on("error", (error) => lost(error));
+    session.on("end", () => lost());
+    session.on("notification", (message) => {
+      if (session !== client || message.channel !== DATASET_VERSION_CHANNEL) return;
+      const notified = parseVersion(message.payload);
+      if (notified === undefined) {
+        log.warn({ payload: message.payload }, "dataset version watcher: ignoring a payload that is not a version");
+        return;
+      }
+      if (notified <= seen) return;
+      seen = notified;
+      if (ready) publish(notified);
+    });
+
+    client = session;
+    try {
+      await session.connect();
+      await session.query(`listen ${pg.escapeIdentifier(DATASET_VERSION_CHANNEL)}`);
+      // Read after LISTEN: a commit before the LISTEN is in this read, any later one is notified.
+      const result = await session.query<{ version: string }>("select version::text as version from dataset_version");
+      const read = parseVersion(result.rows[0]?.version);
+      if (read === undefined) throw new Error("dataset_version has no row; run the migrations");
+      if (stopped || session !== client) throw new Error("dataset version watcher stopped");
+      seen = Math.max(seen, read);
+      ready = true;
+      publish(seen);
+    } catch (error) {
+      if (session === client) client = undefined;
+      await session.end().catch(() => {});
+      throw error;
+    }
+  }
+
+  function scheduleRetry(): void {
+    if (stopped || retryTimer) return;
+    const delay = retryDelay;
+    retryDelay = Math.min(retryDelay * 2, maxDelay);
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      connect().then(
+        () => {
+          retryDelay = minDelay;
+          log.info({ version }, "dataset version watcher: listening again");
+          resolveStarted?.();
+        },
+        (error: unknown) => {
+          if (stopped) return;
+          log.warn({ err: error, retryInMs: retryDelay }, "dataset version watcher: cannot reach the database");
+          scheduleRetry();
+        },
+      );
+    }, delay);
+  }
+
+  return {
+    start() {
+      started ??= new Promise<void>((resolve) => {
+        resolveStarted = resolve;
+        if (stopped) return resolve();
+        connect().then(resolve, (error: unknown) => {
+          if (stopped) return resolve();
+          log.warn({ err: error, retryInMs: retryDelay }, "dataset version watcher: cannot reach the database");
+          scheduleRetry();
+        });
+      });
+      return started;
+    },
+    current: () => version,
+    async stop() {
+      stopped = true;
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+      resolveStarted?.();
+      const session = client;
+      client = undefined;
+      await session?.end().catch(() => {});
+    },
+  };
+}
+
+/** A version as PostgreSQL prints a bigint; undefined for anything else. */
+function parseVersion(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d{1,16}$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}

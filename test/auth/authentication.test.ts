@@ -7,7 +7,7 @@ import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_p
 import { fetchAccessToken } from "../../src/auth/client-credentials.js";
 import { createJwtAuthenticator, type JwtAuthenticatorOptions } from "../../src/auth/jwt-authenticator.js";
 import { createDevIdentityProvider } from "../../src/dev/identity-provider.js";
-import { freePort } from "../../src/dev/embedded-postgres.js";
+import { freePort } from "../../src/dev/free-port.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { callWithGrpcJs } from "../helpers/grpc-js-client.js";
 import { startIdentityProvider } from "../helpers/identity-provider.js";

@@ -10,7 +10,8 @@ import { DEV_AUDIENCE, DEV_CLIENT, DEV_ISSUER_PATH, DEV_SCOPE, devIssuer } from 
 import { freePort } from "../dev/free-port.js";
 import type { DevIdentityProvider } from "../dev/identity-provider.js";
 import { generateDataset } from "../ingest/generate/generate-dataset.js";
-import { importDataset } from "../ingest/import-dataset.js";
+import { ImportRejectedError, importDataset } from "../ingest/import-dataset.js";
+import { formatReject } from "../ingest/reject-report.js";
 import { createLogger } from "../log.js";
 import { createDatabase, migrateToLatest } from "../store/database.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
@@ -43,7 +44,10 @@ export function registerDevCommand(program: Command): void {
       const knex = createDatabase(await ensureDatabase(postgres.url, DATABASE_NAME));
       await migrateToLatest(knex);
       if (options.data) {
-        await importDataset(knex, options.data);
+        await importDataset(knex, options.data).catch((error: unknown) => {
+          if (error instanceof ImportRejectedError) error.summary.rejects.first.forEach((reject) => console.error(formatReject(reject)));
+          throw error;
+        });
       } else if (await isEmpty(knex)) {
         console.error("generating and importing demo data…");
         const demoDir = path.join(stateDir, "demo-data");

@@ -1,0 +1,130 @@
+import type { Knex } from "knex";
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import t from "tap";
+import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
+import { createTestDatabase } from "../helpers/database.js";
+import { createTempDir } from "./helpers/temp-dir.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Set as PGAPPNAME on the import, so its backend can be told from the test's own. */
+const IMPORT_APPLICATION_NAME = "cpb-import-sigkill-test";
+
+/** Each table with the key that orders its rows for the checksum. */
+const TABLES = [
+  ["coverages", "coverage_id"],
+  ["lines_of_business", "line_of_business_id"],
+  ["companies", "company_id"],
+  ["programs", "program_id"],
+  ["loss_events", "loss_event_id"],
+  ["dataset_version", "singleton"],
+] as const;
+
+/** Row count and an md5 of every row's text, in key order, per table. */
+async function snapshot(knex: Knex): Promise<Record<string, { rows: number; md5: string }>> {
+  const result: Record<string, { rows: number; md5: string }> = {};
+  for (const [table, key] of TABLES) {
+    const { rows } = await knex.raw<{ rows: Array<{ rows: number; md5: string }> }>(
+      `select count(*)::int as rows, md5(coalesce(string_agg(t::text, E'\\n' order by t.${key}), '')) as md5 from ${table} t`,
+    );
+    result[table] = rows[0] ?? { rows: -1, md5: "" };
+  }
+  return result;
+}
+
+async function datasetVersion(knex: Knex): Promise<number> {
+  return Number((await knex("dataset_version").first("version"))?.version);
+}
+
+/** `cpb import DIR` as its own process, the way an operator runs it. */
+function startCliImport(url: string, dir: string): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> } {
+  const child = spawn(process.execPath, ["bin/cpb.js", "import", dir], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, PGAPPNAME: IMPORT_APPLICATION_NAME },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code, signal) => resolve({ code, signal, output }));
+  });
+  return { child, done };
+}
+
+async function poll<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The import's backends, and how many rows the COPY each one is running has taken in so far. */
+async function importBackends(knex: Knex): Promise<Array<{ pid: number; copied: number | null; state: string | null }>> {
+  const { rows } = await knex.raw<{ rows: Array<{ pid: number; copied: string | null; state: string | null }> }>(
+    `select a.pid, p.tuples_processed::text as copied, a.state
+       from pg_stat_activity a left join pg_stat_progress_copy p on p.pid = a.pid
+      where a.datname = current_database() and a.application_name = ?`,
+    [IMPORT_APPLICATION_NAME],
+  );
+  return rows.map((row) => ({ pid: row.pid, state: row.state, copied: row.copied === null ? null : Number(row.copied) }));
+}
+
+t.test("an import killed with SIGKILL mid-load leaves the data, the version and the locks as they were", async (t) => {
+  const { knex, url } = await createTestDatabase(t);
+  const small = await createTempDir(t, "cpb-sigkill-small-");
+  const big = await createTempDir(t, "cpb-sigkill-big-");
+  await generateDataset(small, { companies: 300, programs: 1_500, losses: 300, seed: "before the kill", asOf: "2026-11-22" });
+  const first = await startCliImport(url, small).done;
+  t.equal(first.code, 0, `the first import succeeds\n${first.output}`);
+  t.equal(await datasetVersion(knex), 1);
+  const before = await snapshot(knex);
+  t.equal(before.programs?.rows, 1_500);
+
+  let started = performance.now();
+  await generateDataset(big, { companies: 20_000, programs: 400_000, losses: 40_000, seed: "killed mid-load", asOf: "2026-11-22" });
+  t.comment(`generated the large folder in ${Math.round(performance.now() - started)} ms`);
+
+  started = performance.now();
+  const victim = startCliImport(url, big);
+  let exited = false;
+  void victim.done.then(() => (exited = true));
+  // Well into the load: a COPY that has taken in more rows than any file but
+  // programs.csv holds, so earlier files already sit in the open transaction.
+  const underWay = await poll("a COPY of the import past 100,000 rows", 30_000, async () => {
+    if (exited) throw new Error(`the import ended before it could be killed:\n${(await victim.done).output}`);
+    const backends = await importBackends(knex);
+    return backends.find((backend) => (backend.copied ?? 0) > 100_000);
+  });
+  const pids = (await importBackends(knex)).map((backend) => backend.pid);
+  victim.child.kill("SIGKILL");
+  const killedAfter = performance.now() - started;
+  const killed = await victim.done;
+  t.equal(killed.signal, "SIGKILL", "the import died by SIGKILL");
+  t.comment(`killed ${Math.round(killedAfter)} ms after spawning, its COPY at ${underWay.copied} rows (backend ${underWay.pid})`);
+
+  // PostgreSQL rolls the transaction back when it notices the client is gone.
+  const gone = performance.now();
+  await poll("the killed import's backends to end", 20_000, async () => ((await importBackends(knex)).length === 0 ? true : undefined));
+  t.comment(`its backends ended ${Math.round(performance.now() - gone)} ms after the kill`);
+  const { rows: locks } = await knex.raw<{ rows: unknown[] }>("select 1 from pg_locks where pid = any(?::int[])", [pids]);
+  t.equal(locks.length, 0, "no lock of the killed import is left");
+
+  t.same(await snapshot(knex), before, "every table's rows and checksums are exactly the old ones");
+  t.equal(await datasetVersion(knex), 1, "the dataset version is still 1");
+
+  started = performance.now();
+  const again = await startCliImport(url, big).done;
+  t.equal(again.code, 0, `importing the large folder afterwards succeeds\n${again.output}`);
+  t.comment(`the large import took ${Math.round(performance.now() - started)} ms`);
+  t.equal(await datasetVersion(knex), 2);
+  const after = await snapshot(knex);
+  t.ok((after.programs?.rows ?? 0) >= 400_000, "the large folder's programs are in");
+  t.ok((after.loss_events?.rows ?? 0) >= 40_000, "the large folder's losses are in");
+  t.not(after.programs?.md5, before.programs?.md5);
+});

@@ -41,7 +41,8 @@ export function registerDevCommand(program: Command): void {
       // the exit status of every other command.
       const { startEmbeddedPostgres } = await import("../dev/embedded-postgres.js");
       const postgres = await startEmbeddedPostgres(path.join(stateDir, "pgdata"));
-      const knex = createDatabase(await ensureDatabase(postgres.url, DATABASE_NAME));
+      const databaseUrl = await ensureDatabase(postgres.url, DATABASE_NAME);
+      const knex = createDatabase(databaseUrl);
       await migrateToLatest(knex);
       if (options.data) {
         await importDataset(knex, options.data).catch((error: unknown) => {
@@ -65,6 +66,7 @@ export function registerDevCommand(program: Command): void {
       });
       const server = await runServer({
         knex,
+        databaseUrl,
         authenticator,
         log,
         port: listenPort,

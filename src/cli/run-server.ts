@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Authenticator } from "../auth/authenticator.js";
 import { createApp, type AppDependencies } from "../server/create-app.js";
 import { startHttpServer, type RunningServer } from "../server/http-server.js";
+import { createDatasetVersionWatcher } from "../store/dataset-version-watcher.js";
 
 /**
  * Serves until SIGTERM or SIGINT, then drains in-flight requests, runs the
@@ -16,10 +17,20 @@ export async function runServer(options: {
   host: string;
   asOf?: string;
   mounts?: AppDependencies["mounts"];
+  /** The database, for the dataset version watcher's own connection. */
+  databaseUrl: string;
   cleanup?: () => Promise<void>;
 }): Promise<RunningServer> {
   const { knex, log } = options;
-  const server = await startHttpServer(createApp(options), options);
+  // Learns of every import within a second (LISTEN/NOTIFY), so that no answer computed
+  // from older data outlives it; started in the background, it waits for the database.
+  const watcher = createDatasetVersionWatcher({
+    connectionString: options.databaseUrl,
+    log,
+    onChange: (version) => log.info({ datasetVersion: version }, "dataset version"),
+  });
+  void watcher.start();
+  const server = await startHttpServer(createApp({ ...options, datasetVersion: () => watcher.current() }), options);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -27,6 +38,7 @@ export async function runServer(options: {
     log.info({ signal }, "draining");
     const hardStop = setTimeout(() => process.exit(1), 10_000).unref();
     await server.close(8_000);
+    await watcher.stop();
     await knex.destroy();
     await options.cleanup?.();
     clearTimeout(hardStop);

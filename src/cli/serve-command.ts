@@ -24,6 +24,6 @@ export function registerServeCommand(program: Command): void {
       const knex = createDatabase(config.databaseUrl!);
       const authenticator = createJwtAuthenticator({ ...auth, log });
       authenticator.start();
-      await runServer({ knex, authenticator, log, port: config.port, host: config.host, asOf: config.asOf, cleanup: async () => authenticator.stop() });
+      await runServer({ knex, databaseUrl: config.databaseUrl!, authenticator, log, port: config.port, host: config.host, asOf: config.asOf, cleanup: async () => authenticator.stop() });
     });
 }

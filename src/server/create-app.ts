@@ -29,6 +29,8 @@ export interface AppDependencies {
   log: Logger;
   /** BENCHMARK_AS_OF: the fixed as-of date of time windows; today (UTC) per request when unset. */
   asOf?: string;
+  /** The dataset version being served, as the version watcher last heard it. */
+  datasetVersion?: () => number | undefined;
   /** Other handlers on the same port under a path prefix (the dev identity provider). */
   mounts?: { prefix: string; handle: (req: NodeRequest, res: NodeResponse) => void }[];
 }
@@ -40,7 +42,7 @@ const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 4
  * Connect, the REST face of the spec as the adapter's fallback, and the health
  * endpoints. The same interceptors (errors, authentication) wrap every protocol.
  */
-export function createApp({ knex, authenticator, log, asOf, mounts = [] }: AppDependencies) {
+export function createApp({ knex, authenticator, log, asOf, mounts = [], datasetVersion }: AppDependencies) {
   const asOfDate = () => asOf ?? todayUtc();
   const readiness = createReadiness(knex, authenticator);
   const apiServices = [AssessmentService, CompanyService, LossDetailsService];
@@ -73,7 +75,11 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [] }: AppDe
       if (req.method === "GET" && path === "/healthz") return writeJson(res, 200, { status: "ok" });
       if (req.method === "GET" && path === "/readyz") {
         const { ready, reasons } = await readiness.check();
-        return writeJson(res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", reasons });
+        return writeJson(res, ready ? 200 : 503, {
+          status: ready ? "ready" : "not ready",
+          reasons,
+          datasetVersion: datasetVersion?.() ?? null,
+        });
       }
       const mount = mounts.find((m) => path === m.prefix || path?.startsWith(`${m.prefix}/`));
       if (mount) return mount.handle(req, res);

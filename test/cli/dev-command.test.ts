@@ -40,6 +40,12 @@ t.test("cpb dev serves its data, prints a curl line that works as printed, and d
   const { stdout } = await run("sh", ["-c", curlLine]);
   t.match(JSON.parse(stdout), { id: 1, companyName: String, organizationType: String }, "the printed curl line answers a company");
   t.match(curlLine, /-H "Authorization: Bearer ey/, "with the printed token");
+  const base = /https?:\/\/127\.0\.0\.1:\d+/.exec(curlLine)![0];
+  let ready: { datasetVersion?: number } = {};
+  for (let i = 0; i < 50 && ready.datasetVersion !== 1; i++, await new Promise((r) => setTimeout(r, 100))) {
+    ready = (await (await fetch(`${base}/readyz`)).json()) as { datasetVersion?: number };
+  }
+  t.equal(ready.datasetVersion, 1, "the server follows the dataset version of its database");
 
   const stopping = Date.now();
   child.kill("SIGTERM");

@@ -150,7 +150,8 @@ class FilterParser {
     const name = token.text.toLowerCase();
     if (name === "null") return { kind: "null", type: "null" };
     if (this.isPunctuation("(")) {
-      if (!TRANSFORMS.has(name)) throw new QuerySyntaxError(`${TESTS.has(name) ? "function" : "unknown function"} '${token.text}'${TESTS.has(name) ? " is not a value" : ""}`, token.position);
+      if (TESTS.has(name)) throw new QuerySyntaxError(`function '${token.text}' is not a value`, token.position);
+      if (!TRANSFORMS.has(name)) throw new QuerySyntaxError(`unknown function '${token.text}'`, token.position);
       this.next();
       const argument = this.parseString();
       this.expectPunctuation(")");

@@ -1,4 +1,6 @@
 import t from "tap";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { SignJWT, UnsecuredJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from "jose";
@@ -157,6 +159,14 @@ t.test("OpenID Connect bearer tokens against a real provider", async (t) => {
     t.not(decodeProtectedHeader(after).kid, decodeProtectedHeader(before).kid, "the provider signs with a new key");
     t.equal((await rest(`Bearer ${after}`)).status, 200, "the new key is fetched on its first use");
     t.equal((await rest(`Bearer ${before}`)).status, 200, "the old key is still published");
+  });
+
+  t.test("cpb token gets a token from any issuer that the service accepts", async (t) => {
+    const cpb = new URL("../../bin/cpb.js", import.meta.url).pathname;
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      cpb, "token", "--issuer", idp.issuer, "--client-id", "reader", "--client-secret", "reader-secret", "--audience", AUDIENCE,
+    ]);
+    t.equal((await rest(`Bearer ${stdout.trim()}`)).status, 200);
   });
 
   t.test("health stays open; a Connect call without a token is refused", async (t) => {

@@ -1,4 +1,4 @@
-import { toCents, type Decimal } from "./decimal.js";
+import { Decimal, toCents } from "./decimal.js";
 import { exposureColumn, type ExposureColumn } from "./exposure-type.js";
 import type { FieldProblems } from "./field-problems.js";
 
@@ -99,6 +99,11 @@ export function checkCoverageReference(
 
 /** A selected company's amount (premium, limit, ...): cents, never negative; 0 when not given. */
 export function readAmount(field: string, value: number | undefined, problems: FieldProblems): Decimal {
+  // gRPC and Connect callers can send NaN and ±Infinity as doubles; they are no amounts.
+  if (value !== undefined && !Number.isFinite(value)) {
+    if (problems.usable(field)) problems.add(field, `${value} is not a number`);
+    return new Decimal(0);
+  }
   const cents = toCents(value ?? 0);
   if (problems.usable(field) && cents.isNegative()) problems.add(field, "must not be negative");
   return cents;

@@ -13,7 +13,7 @@ import { generateDataset } from "../ingest/generate/generate-dataset.js";
 import { ImportRejectedError, importDataset } from "../ingest/import-dataset.js";
 import { formatReject } from "../ingest/reject-report.js";
 import { createLogger } from "../log.js";
-import { createDatabase, migrateToLatest } from "../store/database.js";
+import { createDatabase, migrateToLatest, SERVER_QUERY_TIMEOUT_MS } from "../store/database.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { port } from "./options.js";
@@ -42,19 +42,8 @@ export function registerDevCommand(program: Command): void {
       const { startEmbeddedPostgres } = await import("../dev/embedded-postgres.js");
       const postgres = await startEmbeddedPostgres(path.join(stateDir, "pgdata"));
       const databaseUrl = await ensureDatabase(postgres.url, DATABASE_NAME);
-      const knex = createDatabase(databaseUrl);
-      await migrateToLatest(knex);
-      if (options.data) {
-        await importDataset(knex, options.data).catch((error: unknown) => {
-          if (error instanceof ImportRejectedError) error.summary.rejects.first.forEach((reject) => console.error(formatReject(reject)));
-          throw error;
-        });
-      } else if (await isEmpty(knex)) {
-        console.error("generating and importing demo data…");
-        const demoDir = path.join(stateDir, "demo-data");
-        await generateDataset(demoDir, { seed: "demo" });
-        await importDataset(knex, demoDir);
-      }
+      await prepareData(databaseUrl, stateDir, options.data);
+      const knex = createDatabase(databaseUrl, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
 
       const listenPort = (options.port ?? config.port) || (await freePort());
       const identityProvider = await startDevIdentityProvider(stateDir, listenPort);
@@ -87,6 +76,27 @@ export function registerDevCommand(program: Command): void {
       const companyId = (await knex("companies").min("company_id as id").first())?.id ?? 1;
       console.error(banner(server.url, identityProvider.issuer, token, String(companyId)));
     });
+}
+
+/** Migrations, then DIR imported, or demo data generated and imported into an empty database. */
+async function prepareData(databaseUrl: string, stateDir: string, dataDir: string | undefined): Promise<void> {
+  const knex = createDatabase(databaseUrl, { poolMax: 2 });
+  try {
+    await migrateToLatest(knex);
+    if (dataDir) {
+      await importDataset(knex, dataDir).catch((error: unknown) => {
+        if (error instanceof ImportRejectedError) error.summary.rejects.first.forEach((reject) => console.error(formatReject(reject)));
+        throw error;
+      });
+    } else if (await isEmpty(knex)) {
+      console.error("generating and importing demo data…");
+      const demoDir = path.join(stateDir, "demo-data");
+      await generateDataset(demoDir, { seed: "demo" });
+      await importDataset(knex, demoDir);
+    }
+  } finally {
+    await knex.destroy();
+  }
 }
 
 /** The dev provider, with its signing key kept under .cpb/ so tokens outlive a restart. */

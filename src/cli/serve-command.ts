@@ -3,7 +3,7 @@ import { readAuthConfig } from "../auth/auth-config.js";
 import { createJwtAuthenticator } from "../auth/jwt-authenticator.js";
 import { ConfigError, readConfig } from "../config.js";
 import { createLogger } from "../log.js";
-import { createDatabase } from "../store/database.js";
+import { createDatabase, SERVER_QUERY_TIMEOUT_MS } from "../store/database.js";
 import { runServer } from "./run-server.js";
 
 /**
@@ -21,7 +21,7 @@ export function registerServeCommand(program: Command): void {
       if (missing.length) throw new ConfigError(`${missing.join(", ")} must be set (the service never runs without a database and authentication)`);
       const auth = readAuthConfig(process.env);
       const log = createLogger(config.logLevel);
-      const knex = createDatabase(config.databaseUrl!);
+      const knex = createDatabase(config.databaseUrl!, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
       const authenticator = createJwtAuthenticator({ ...auth, log });
       authenticator.start();
       await runServer({ knex, databaseUrl: config.databaseUrl!, authenticator, log, port: config.port, host: config.host, asOf: config.asOf, cleanup: async () => authenticator.stop() });

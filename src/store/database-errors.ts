@@ -11,5 +11,5 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (UNAVAILABLE_SQLSTATES.test(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message);
+  return /Connection terminated|connection timeout|Client has encountered a connection error|Query read timeout/i.test(error.message);
 }

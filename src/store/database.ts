@@ -5,13 +5,26 @@ import path from "node:path";
 
 const migrationsDir = fileURLToPath(new URL("../../migrations/", import.meta.url));
 
+export interface DatabaseOptions {
+  poolMax?: number;
+  /**
+   * How long a query may wait for its answer. Servers set it, so that a database that
+   * stops answering costs a 503 within seconds rather than a hung call; imports and
+   * migrations leave it unset, their statements may rightly take minutes.
+   */
+  queryTimeoutMs?: number;
+}
+
+/** How long a server's query may wait for its answer (see DatabaseOptions). */
+export const SERVER_QUERY_TIMEOUT_MS = 8_000;
+
 /** A Knex instance on PostgreSQL, with numeric and bigint columns left as exact text. */
-export function createDatabase(url: string, options: { poolMax?: number } = {}): Knex {
+export function createDatabase(url: string, options: DatabaseOptions = {}): Knex {
   return knexFactory({
     client: "pg",
     // Fail fast when the database is away, so callers get a 503 within seconds
     // (CONVENTIONS.md, Lifecycle and faults), never a hang.
-    connection: { connectionString: url, connectionTimeoutMillis: 3_000 },
+    connection: { connectionString: url, connectionTimeoutMillis: 3_000, query_timeout: options.queryTimeoutMs, keepAlive: true },
     acquireConnectionTimeout: 5_000,
     pool: { min: 0, max: options.poolMax ?? 10 },
     // Migrations are TypeScript modules loaded through our own source, so they run

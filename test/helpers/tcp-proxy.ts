@@ -1,16 +1,26 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 
-/** A TCP proxy to a server that a test can cut and restore, as a network outage would. */
+/** A TCP proxy to a server that a test can cut, freeze and restore, as network faults would. */
 export interface TcpProxy {
   readonly port: number;
+  /** Closes every connection and stops listening: the server is gone. */
   cut(): Promise<void>;
+  /** Listens again on the same port. */
   restore(): Promise<void>;
+  /** Holds every byte in both directions, connections left open: the server hangs. */
+  freeze(): void;
+  /** Delivers what was held and forwards again. */
+  thaw(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  const held: [Socket, Buffer][] = [];
+  let frozen = false;
   let server: Server;
+  const forward = (from: Socket, to: Socket) =>
+    from.on("data", (chunk: Buffer) => (frozen ? held.push([to, chunk]) : to.write(chunk)));
   const listen = (port: number) =>
     new Promise<number>((resolve) => {
       server = createServer((client) => {
@@ -23,7 +33,10 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
             upstream.destroy();
           });
         }
-        client.pipe(upstream).pipe(client);
+        forward(client, upstream);
+        forward(upstream, client);
+        client.once("close", () => upstream.end());
+        upstream.once("close", () => client.end());
       });
       server.listen(port, "127.0.0.1", () => resolve((server.address() as { port: number }).port));
     });
@@ -32,5 +45,15 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
   };
-  return { port, cut: stop, restore: async () => void (await listen(port)), close: stop };
+  return {
+    port,
+    cut: stop,
+    restore: async () => void (await listen(port)),
+    freeze: () => void (frozen = true),
+    thaw() {
+      frozen = false;
+      for (const [to, chunk] of held.splice(0)) if (!to.destroyed) to.write(chunk);
+    },
+    close: stop,
+  };
 }

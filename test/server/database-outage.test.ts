@@ -5,7 +5,7 @@ import { startTestServer } from "../helpers/server.js";
 import { startTcpProxy } from "../helpers/tcp-proxy.js";
 import { insertLookupFixture } from "../fixtures/lookup-fixture.js";
 
-t.test("database gone: 503 with Retry-After within seconds, /healthz 200; it recovers by itself", async (t) => {
+t.test("database gone or hung: 503 with Retry-After within seconds, /healthz 200; it recovers by itself", async (t) => {
   const { knex: setup, url } = await createTestDatabase(t);
   await insertLookupFixture(setup);
   const target = new URL(url);
@@ -14,7 +14,7 @@ t.test("database gone: 503 with Retry-After within seconds, /healthz 200; it rec
   const proxied = new URL(url);
   proxied.hostname = "127.0.0.1";
   proxied.port = String(proxy.port);
-  const knex = createDatabase(proxied.toString(), { poolMax: 2 });
+  const knex = createDatabase(proxied.toString(), { poolMax: 2, queryTimeoutMs: 1_000 });
   t.teardown(() => knex.destroy());
   const server = await startTestServer(t, knex);
   const company = `${server.url}/commercialpolicybenchmark/v2.0/company/1001`;
@@ -39,4 +39,18 @@ t.test("database gone: 503 with Retry-After within seconds, /healthz 200; it rec
   }
   t.equal(status, 200, "the same process serves again");
   t.equal((await fetch(`${server.url}/readyz`)).status, 200);
+
+  // A database that stops answering, its connections still open (a hung server).
+  proxy.freeze();
+  const hungStarted = Date.now();
+  const hung = await fetch(company);
+  t.equal(hung.status, 503, "a hung database: 503, not a hang");
+  t.ok(Date.now() - hungStarted < 5_000, "within seconds");
+  proxy.thaw();
+  let after = 0;
+  for (let i = 0; i < 50 && after !== 200; i++) {
+    after = (await fetch(company)).status;
+    if (after !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.equal(after, 200, "serves again once the database answers");
 });

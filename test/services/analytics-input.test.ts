@@ -144,3 +144,19 @@ t.test("no input yields a 500: random junk to every operation", async (t) => {
   }
   t.ok(statuses.has(400) && statuses.has(200), `both answers and refusals seen: ${[...statuses].join(", ")}`);
 });
+
+t.test("NaN and Infinity, which protobuf doubles can carry over gRPC and Connect, are refused", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  await insertAnalyticsFixture(knex);
+  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF });
+  const client = createClient(AssessmentService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
+  const error = await client
+    .getRpmDistributionData({ ...VALID, exposureType: "Employees", exposureRangeHigh: Number.NaN, premium: Number.POSITIVE_INFINITY, limit: Number.NEGATIVE_INFINITY })
+    .then(() => undefined, (e: unknown) => ConnectError.from(e));
+  t.equal(error?.code, Code.InvalidArgument);
+  t.same(error?.findDetails(InputProblemsSchema)[0]?.problems.map(({ field, message }) => ({ field, message })), [
+    { field: "exposureRangeHigh", message: "NaN is not a number" },
+    { field: "premium", message: "Infinity is not a number" },
+    { field: "limit", message: "-Infinity is not a number" },
+  ]);
+});

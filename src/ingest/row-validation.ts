@@ -2,12 +2,6 @@ import { Transform, type TransformCallback } from "node:stream";
 import type { DatasetFile } from "./dataset-files.js";
 import { ImportError } from "./import-errors.js";
 
-/** A parsed CSV record with csv-parse's `info` (its `lines` count ends at the record's last line). */
-export interface ParsedRecord {
-  record: string[];
-  info: { lines: number };
-}
-
 /** About how many characters are handed to COPY in one chunk. */
 const CHUNK_CHARS = 256 * 1024;
 
@@ -23,9 +17,19 @@ export function createRowValidator(spec: DatasetFile): Transform & { readonly ro
   let headerLength = 0;
   let chunk = "";
   let rows = 0;
+  // The physical line where the next record starts. Counted here, not taken from
+  // csv-parse, which counts a CRLF inside quotes as two lines.
+  let nextLine = 1;
   const transform = new Transform({
     writableObjectMode: true,
-    transform({ record, info }: ParsedRecord, _encoding: BufferEncoding, callback: TransformCallback) {
+    transform(record: string[], _encoding: BufferEncoding, callback: TransformCallback) {
+      const line = nextLine;
+      for (const field of record) nextLine += field.match(LINE_BREAKS)?.length ?? 0;
+      nextLine++;
+      if (record.length === 1 && record[0] === "") {
+        callback(); // an empty line
+        return;
+      }
       if (positions === undefined) {
         try {
           positions = readHeader(spec, record);
@@ -38,10 +42,6 @@ export function createRowValidator(spec: DatasetFile): Transform & { readonly ro
         return;
       }
       rows++;
-      // Quoted fields may hold newlines: the record starts that many lines earlier.
-      let newlines = 0;
-      for (const field of record) for (let i = field.indexOf("\n"); i >= 0; i = field.indexOf("\n", i + 1)) newlines++;
-      const line = info.lines - newlines;
       const problems: [string, string, string][] = [];
       const values: string[] = [];
       if (record.length !== headerLength) {
@@ -95,6 +95,7 @@ function readHeader(spec: DatasetFile, header: string[]): number[] {
   });
 }
 
+const LINE_BREAKS = /\r\n|\r|\n/g;
 const SPECIAL = /[\\\t\n\r]/;
 
 /** COPY text format: backslash, tab, newline and carriage return are escaped with a backslash. */

@@ -8,6 +8,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import type { DatasetFile } from "./dataset-files.js";
 import { ImportError } from "./import-errors.js";
 import { createRowValidator } from "./row-validation.js";
+import { createUtf8Decoder, InvalidUtf8Error } from "./utf8-decoder.js";
 
 /** The staging table of a file: its rows as read, checked, with their line numbers. */
 export function stagingTable(spec: DatasetFile): string {
@@ -52,8 +53,10 @@ export async function stageFile(client: Client, spec: DatasetFile, path: string,
     await pipeline(
       createReadStream(path),
       counter,
+      createUtf8Decoder(),
       // DATA-FORMAT.md: UTF-8 with an optional BOM, RFC 4180 quoting, a header row.
-      parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true }),
+      // Empty lines reach the validator, which counts them and moves on.
+      parse({ bom: true, relax_column_count: true }),
       validator,
       copy,
     );
@@ -77,6 +80,6 @@ function asImportError(spec: DatasetFile, error: unknown): Error {
   if (typeof csv.code === "string" && csv.code.startsWith("CSV_")) {
     return new ImportError(spec.file, csv.lines, `not valid CSV: ${csv.message?.replace(/^.*?:\s*/, "") ?? csv.code}`);
   }
-  if ((error as NodeJS.ErrnoException).code === "ERR_ENCODING_INVALID_ENCODED_DATA") return new ImportError(spec.file, undefined, "not valid UTF-8");
+  if (error instanceof InvalidUtf8Error) return new ImportError(spec.file, error.line, error.message);
   return error as Error;
 }

@@ -89,6 +89,7 @@ t.test("every rule refuses its row with a precise line, and nothing is written",
       'coverages.csv:5: coverage_id "3": repeats the id of line 2',
     ]],
     ["the line where a record starts, after quoted newlines", { "coverages.csv": 'coverage_id,name\n3,"Crime\nand more\nlines"\n\nx,Bad\n' }, ['coverages.csv:6: coverage_id "x": must be a whole number']],
+    ["lines counted right after CRLFs inside quotes", { "companies.csv": 'company_id,company_name,organization_type\r\n1,"A\r\nB\r\nC",PUB\r\n\r\n2,"x\r\ny",PUB\r\n3,B,P1\r\n' }, ['companies.csv:8: organization_type "P1": must be 2 to 8 letters']],
     ["as many fields as the header", { "coverages.csv": "coverage_id,name\n3,Crime,extra\n4\n" }, [
       "coverages.csv:2: has 3 fields where the header has 2",
       "coverages.csv:3: has 1 fields where the header has 2",
@@ -134,6 +135,11 @@ t.test("files that cannot be read stop the import whatever the options", async (
     [{ "coverages.csv": 'coverage_id,name\n1,"unclosed\n2,b\n' }, "coverages.csv:"],
     [{ "coverages.csv": "" }, "coverages.csv:1: the file has no header row"],
   ];
+  const invalidUtf8 = await createTempDir(t);
+  await writeFile(path.join(invalidUtf8, "coverages.csv"), Buffer.concat([Buffer.from("coverage_id,name\n1,Cyber\n2,Bad"), Buffer.from([0xff, 0xfe]), Buffer.from("\n")]));
+  const utf8 = await importDataset(knex, invalidUtf8, { skipInvalid: true }).catch((e: unknown) => e);
+  t.ok(utf8 instanceof ImportError, "bytes that are not UTF-8 stop the import");
+  t.equal((utf8 as Error).message, "coverages.csv:3: not valid UTF-8");
   for (const [files, message] of cases) {
     const error = await importDataset(knex, await writeFolder(t, files), { skipInvalid: true }).catch((e: unknown) => e);
     t.ok(error instanceof ImportError, message);

@@ -6,24 +6,36 @@ export interface FieldProblem {
 
 /**
  * Collects every problem of a request (SEMANTICS.md section 11: one 400 lists them
- * all). Fields the transport could not read at all are skipped: they already have
- * their problem, and are neither "missing" nor checked against other fields.
+ * all), starting from those found while reading it (a value of the wrong type). A
+ * field with a problem is not checked further: it is neither "missing" nor checked
+ * against other fields.
  */
-export class FieldProblems {
-  readonly list: FieldProblem[] = [];
+export class FieldProblems<P extends FieldProblem = FieldProblem> {
+  private problems: P[];
 
-  constructor(private readonly unreadable: ReadonlySet<string> = new Set()) {}
-
-  add(field: string, message: string): void {
-    this.list.push({ field, message });
+  constructor(found: readonly P[] = []) {
+    this.problems = [...found];
   }
 
-  /** Whether the field can be checked: it was read, and has no problem yet. */
+  get list(): readonly P[] {
+    return this.problems;
+  }
+
+  add(field: string, message: string): void {
+    this.problems.push({ field, message } as P);
+  }
+
+  /** Whether the field can be checked: it has no problem yet. */
   usable(field: string): boolean {
-    return !this.unreadable.has(field) && !this.list.some((p) => p.field === field);
+    return !this.problems.some((p) => p.field === field);
+  }
+
+  /** Drops the problems of a field the rules ignore (the loss-year range when lossYear is given). */
+  ignore(field: string): void {
+    this.problems = this.problems.filter((p) => p.field !== field);
   }
 
   get empty(): boolean {
-    return this.list.length === 0 && this.unreadable.size === 0;
+    return this.problems.length === 0;
   }
 }

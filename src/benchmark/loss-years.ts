@@ -23,7 +23,11 @@ export function readLossYears(
   problems: FieldProblems,
 ): LossYearFilter | undefined {
   if (!problems.usable("lossYear")) return undefined;
-  if (input.lossYear) return validYear("lossYear", input.lossYear, problems) ? { kind: "exact", year: input.lossYear } : undefined;
+  if (input.lossYear) {
+    problems.ignore("oldestLossYear");
+    problems.ignore("newestLossYear");
+    return validYear("lossYear", input.lossYear, problems) ? { kind: "exact", year: input.lossYear } : undefined;
+  }
 
   const oldest = input.oldestLossYear || undefined;
   const newest = input.newestLossYear || undefined;

@@ -23,14 +23,14 @@ export const bindingProblemsKey = createContextKey<readonly InputProblem[]>([], 
   description: "problems found while reading a REST request",
 });
 
-/** The binding problems of this call (none over gRPC and Connect, whose messages are typed). */
-export function bindingProblems(ctx: HandlerContext): readonly InputProblem[] {
-  return ctx.values.get(bindingProblemsKey);
-}
-
-/** The fields that could not be read, so the handler does not also report them missing. */
-export function unreadableFields(ctx: HandlerContext): Set<string> {
-  return new Set(bindingProblems(ctx).map((problem) => problem.field));
+/**
+ * Takes the binding problems of this call (none over gRPC and Connect, whose messages
+ * are typed): the handler now answers for them, merging them with its own checks.
+ */
+export function takeBindingProblems(ctx: HandlerContext): readonly InputProblem[] {
+  const problems = ctx.values.get(bindingProblemsKey);
+  ctx.values.set(bindingProblemsKey, []);
+  return problems;
 }
 
 /**
@@ -58,8 +58,9 @@ export function invalidArgument(problems: readonly InputProblem[]): ConnectError
 }
 
 /**
- * A handler that answers despite binding problems has ignored them: refuse the
- * answer rather than serve figures computed from inputs the caller did not send.
+ * A handler that answers without having taken the binding problems ignored them:
+ * refuse the answer rather than serve figures computed from inputs the caller did
+ * not send.
  */
 export function createBindingProblemsInterceptor(): Interceptor {
   return (next) => async (req) => {

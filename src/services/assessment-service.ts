@@ -32,14 +32,14 @@ export function createAssessmentService(knex: Knex, asOf: () => string): Service
       limit: readAmount("limit", req.limit, problems),
       retention: readAmount("retention", req.retention, problems),
     };
-    if (!peers || !trailing || !problems.empty) return rejectInput(knex, ctx, req, problems);
+    if (!peers || !trailing || !problems.empty) return rejectInput(knex, req, problems);
     return { peers, window: timeWindow(asOf(), trailing), amounts, problems };
   }
 
   async function assessment(req: WindowedInput & { retention: number }, ctx: HandlerContext, withCounts: boolean) {
     const { peers, window, amounts, problems } = await readWindowed(req, ctx);
     const stats = await assessmentStatistics(knex, peers, window, amounts, { withLossCount: withCounts });
-    assertCoverageReference(ctx, req, stats.reference, problems);
+    assertCoverageReference(req, stats.reference, problems);
     return {
       totalProgramCount: BigInt(stats.totalProgramCount),
       totalLossCount: BigInt(stats.totalLossCount ?? 0),
@@ -61,14 +61,14 @@ export function createAssessmentService(knex: Knex, asOf: () => string): Service
       const { peers, window, amounts, problems } = await readWindowed(req, ctx);
       const clientBar = clientRpm(amounts.premium, amounts.limit);
       const stats = await rpmStatistics(knex, peers, window, clientBar);
-      assertCoverageReference(ctx, req, stats.reference, problems);
+      assertCoverageReference(req, stats.reference, problems);
       return rpmFigures(stats, clientBar);
     },
 
     async getTotalProgramCount(req, ctx) {
       const { peers, window, problems } = await readWindowed(req, ctx);
       const { reference, count } = await countPeerPrograms(knex, peers, window);
-      assertCoverageReference(ctx, req, reference, problems);
+      assertCoverageReference(req, reference, problems);
       return { totalProgramCount: BigInt(count) };
     },
 
@@ -78,9 +78,9 @@ export function createAssessmentService(knex: Knex, asOf: () => string): Service
       const years = readLossYears(req, problems);
       readAmount("premium", req.premium, problems);
       readAmount("limit", req.limit, problems);
-      if (!peers || !years || !problems.empty) return rejectInput(knex, ctx, req, problems);
+      if (!peers || !years || !problems.empty) return rejectInput(knex, req, problems);
       const { reference, count } = await countPeerLosses(knex, peers, years);
-      assertCoverageReference(ctx, req, reference, problems);
+      assertCoverageReference(req, reference, problems);
       return { totalLossCount: BigInt(count) };
     },
   };

@@ -6,7 +6,7 @@ import {
   type CompanyService,
   type SearchCompaniesRequest,
 } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
-import { assertNoProblems, bindingProblems, unreadableFields, type InputProblem } from "../rpc/input-problems.js";
+import { assertNoProblems, takeBindingProblems, type InputProblem } from "../rpc/input-problems.js";
 import { parseFilter } from "../search/filter-parser.js";
 import { QuerySyntaxError } from "../search/filter-syntax.js";
 import { DEFAULT_ORDER, parseOrderBy } from "../search/order-by.js";
@@ -45,8 +45,8 @@ const MAX_TOP = 1000;
 
 /** $filter, $orderBy, $skip and $top (SEMANTICS.md section 10), or a 400 with every problem. */
 function readSearch(req: SearchCompaniesRequest, ctx: HandlerContext) {
-  const problems: InputProblem[] = [...bindingProblems(ctx)];
-  const unreadable = unreadableFields(ctx);
+  const problems: InputProblem[] = [...takeBindingProblems(ctx)];
+  const unreadable = new Set(problems.map((p) => p.field));
   const parse = <T>(field: string, text: string, parser: (text: string) => T): T | undefined => {
     try {
       return parser(text);

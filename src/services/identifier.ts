@@ -1,5 +1,5 @@
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { assertNoProblems, bindingProblems } from "../rpc/input-problems.js";
+import { assertNoProblems, takeBindingProblems } from "../rpc/input-problems.js";
 
 /**
  * Checks the id of a lookup (SEMANTICS.md section 10): an id that is not an
@@ -7,7 +7,7 @@ import { assertNoProblems, bindingProblems } from "../rpc/input-problems.js";
  * simply an id with no record: a 404.
  */
 export function assertLookupId(ctx: HandlerContext, thing: string): void {
-  const problems = bindingProblems(ctx);
+  const problems = takeBindingProblems(ctx);
   if (problems.length > 0 && problems.every((p) => p.kind === "range")) throw notFound(thing);
   assertNoProblems(problems);
 }

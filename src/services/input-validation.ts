@@ -2,7 +2,7 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { FieldProblems } from "../benchmark/field-problems.js";
 import { checkCoverageReference, type CoverageReference, type PeerGroupInput } from "../benchmark/peer-group.js";
-import { bindingProblems, invalidArgument, unreadableFields, type InputProblem } from "../rpc/input-problems.js";
+import { invalidArgument, takeBindingProblems, type InputProblem } from "../rpc/input-problems.js";
 import { findCoverageReference } from "../store/coverage-reference.js";
 
 // Problems are listed in the order of the spec's fields, whatever found them.
@@ -12,9 +12,9 @@ const FIELD_ORDER = [
   "lossYear", "oldestLossYear", "newestLossYear",
 ];
 
-/** The problems of a call so far: what the transport could not read is skipped by the checks. */
-export function startValidation(ctx: HandlerContext): FieldProblems {
-  return new FieldProblems(unreadableFields(ctx));
+/** The problems of a call so far: what the transport could not read. */
+export function startValidation(ctx: HandlerContext): FieldProblems<InputProblem> {
+  return new FieldProblems(takeBindingProblems(ctx));
 }
 
 /**
@@ -23,28 +23,26 @@ export function startValidation(ctx: HandlerContext): FieldProblems {
  */
 export async function rejectInput(
   knex: Knex,
-  ctx: HandlerContext,
   input: Pick<PeerGroupInput, "coverageId" | "lineOfBusinessId">,
-  problems: FieldProblems,
+  problems: FieldProblems<InputProblem>,
 ): Promise<never> {
   if (input.coverageId !== undefined && problems.usable("coverageId")) {
     checkCoverageReference(input, await findCoverageReference(knex, input.coverageId), problems);
   }
-  throw invalidArgument(ordered([...bindingProblems(ctx), ...problems.list]));
+  throw invalidArgument(ordered(problems.list));
 }
 
 /** Checks the coverage reference that came back with the figures; throws when it is broken. */
 export function assertCoverageReference(
-  ctx: HandlerContext,
   input: Pick<PeerGroupInput, "coverageId" | "lineOfBusinessId">,
   reference: CoverageReference,
-  problems: FieldProblems,
+  problems: FieldProblems<InputProblem>,
 ): void {
   checkCoverageReference(input, reference, problems);
-  if (!problems.empty) throw invalidArgument(ordered([...bindingProblems(ctx), ...problems.list]));
+  if (!problems.empty) throw invalidArgument(ordered(problems.list));
 }
 
-function ordered(problems: InputProblem[]): InputProblem[] {
+function ordered(problems: readonly InputProblem[]): InputProblem[] {
   const rank = (field: string) => {
     const index = FIELD_ORDER.indexOf(field);
     return index === -1 ? FIELD_ORDER.length : index;

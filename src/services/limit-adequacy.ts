@@ -28,9 +28,9 @@ export async function limitAdequacy(knex: Knex, asOf: string, req: LimitAdequacy
   const clientLimit =
     req.clientLimit !== undefined ? readAmount("clientLimit", req.clientLimit, problems) : readAmount("limit", req.limit, problems);
   if (req.clientLimit !== undefined) readAmount("limit", req.limit, problems);
-  if (!peers || !years || !problems.empty) return rejectInput(knex, ctx, req, problems);
+  if (!peers || !years || !problems.empty) return rejectInput(knex, req, problems);
 
   const stats = await limitAdequacyStatistics(knex, peers, years, timeWindow(asOf, DEFAULT_TRAILING));
-  assertCoverageReference(ctx, req, stats.reference, problems);
+  assertCoverageReference(req, stats.reference, problems);
   return { limitAdequacy: limitAdequacyFigures(clientLimit, stats.medianLimit, stats.cases) };
 }

@@ -150,6 +150,7 @@ t.test("hand-worked figures", async (t) => {
     t.equal(await losses({}), 4);
     t.equal(await losses({ lossYear: 2024 }), 2, "loss 2 by filing year, loss 3 by accident year");
     t.equal(await losses({ lossYear: 2024, oldestLossYear: 5, newestLossYear: 1 }), 2, "the range is ignored, not even checked");
+    t.equal(await losses({ lossYear: 2024, oldestLossYear: "abc", newestLossYear: [1, [2]] }), 2, "not even read");
     t.equal(await losses({ oldestLossYear: 2024 }), 3);
     t.equal(await losses({ newestLossYear: 2024 }), 3);
     t.equal(await losses({ oldestLossYear: 2024, newestLossYear: 2025 }), 3);

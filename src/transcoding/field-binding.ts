@@ -9,9 +9,8 @@ import { describe, readScalar, type ScalarValue } from "./scalar-values.js";
  * path variables bind to their fields; with `body: "*"` every other field comes from
  * the body, otherwise from the query string.
  *
- * Names are found as SEMANTICS.md section 11 reads them: the JSON name, the proto
- * name or an `alias` option, case-insensitively and ignoring spaces; unknown names
- * are ignored. Problems are collected, not thrown, so one answer lists them all.
+ * Names are found as SEMANTICS.md section 11 reads them: the JSON name or an
+ * `alias` option, case-insensitively and ignoring spaces; unknown names are ignored. Problems are collected, not thrown, so one answer lists them all.
  */
 export interface Binder<M extends Message = Message> {
   bind(inputs: BindingInputs): { message: M; problems: InputProblem[] };
@@ -61,7 +60,8 @@ export function normalizeName(name: string): string {
 function indexFields(schema: DescMessage): Map<string, DescField> {
   const index = new Map<string, DescField>();
   for (const field of schema.fields) {
-    for (const name of [field.jsonName, field.name, ...getOption(field, alias)]) {
+    // SEMANTICS.md 11: the spec's names and its aliases; any other name is ignored.
+    for (const name of [field.jsonName, ...getOption(field, alias)]) {
       index.set(normalizeName(name), field);
     }
   }

@@ -70,8 +70,9 @@ export function templateShape(template: PathTemplate): string {
   return template.segments.map((s) => (s.kind === "literal" ? s.text : "{}")).join("/");
 }
 
-function splitPath(path: string): string[] | undefined {
-  if (!path.startsWith("/")) return undefined;
+function splitPath(rawPath: string): string[] | undefined {
+  if (!rawPath.startsWith("/")) return undefined;
+  const path = rawPath.replace(/^\/+/, "/"); // `//a/b` is `/a/b`
   const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(1, -1) : path.slice(1);
   return trimmed.split("/");
 }

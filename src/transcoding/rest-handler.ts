@@ -36,7 +36,10 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
   const binders = new Map<HttpRoute, Binder>(routes.map((r) => [r, createBinder(r.method.input)]));
 
   return async function handleRest(req: NodeRequest, res: NodeResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://localhost");
+    // The request target is a path, never a URL: `//a/b` must not make `a` a host.
+    const target = req.url ?? "/";
+    const queryStart = target.indexOf("?");
+    const url = { pathname: queryStart < 0 ? target : target.slice(0, queryStart), searchParams: new URLSearchParams(queryStart < 0 ? "" : target.slice(queryStart + 1)) };
     const match = table.match(req.method ?? "GET", url.pathname);
     if (match.outcome === "not-found") {
       return writeProblem(res, problem(404, Code.NotFound, `no operation at ${url.pathname}`));
@@ -76,7 +79,7 @@ async function readBodyInputs(req: NodeRequest, maxBytes: number): Promise<Omit<
     parsed = JSON.parse(text);
   } catch (error) {
     // The spec's own clients send `key=value&...` bodies too: read them like a query string.
-    if (/^[^=&{[\s"]+=[^&]*(&[^=&]+=[^&]*)*$/.test(text)) return { parameters: new URLSearchParams(text) };
+    if (!/^[{["]/.test(text) && text.includes("=")) return { parameters: new URLSearchParams(text) };
     throw new MalformedBodyError((error as Error).message);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {

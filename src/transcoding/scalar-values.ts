@@ -64,21 +64,36 @@ function readDouble(input: unknown): Read {
 }
 
 function readInteger(type: ScalarType, input: unknown): Read {
-  let integer: bigint;
-  if (typeof input === "number" && Number.isInteger(input)) {
-    integer = BigInt(input);
-  } else if (typeof input === "string" && /^[+-]?\d+$/.test(input.trim())) {
-    integer = BigInt(input.trim());
-  } else if (typeof input === "string" && NUMBER_TEXT.test(input.trim()) && Number.isInteger(Number(input.trim()))) {
-    integer = BigInt(Number(input.trim())); // "5.0", "1e3"
-  } else {
-    return typeProblem(input, "an integer");
-  }
+  const integer =
+    typeof input === "number" ? (Number.isInteger(input) ? BigInt(input) : undefined) : typeof input === "string" ? exactInteger(input.trim()) : undefined;
+  if (integer === undefined) return typeProblem(input, "an integer");
   const [min, max] = INT_RANGES[type] ?? [0n, 0n];
   if (integer < min || integer > max) {
-    return { problem: `${integer} is out of range (${min} to ${max})`, kind: "range" };
+    return { problem: `${typeof input === "string" ? input.trim() : String(input)} is out of range (${min} to ${max})`, kind: "range" };
   }
   return { value: IS_64_BIT.has(type) ? integer : Number(integer) };
+}
+
+/**
+ * The integer a number text stands for exactly ("5", "5.0", "1e3"), or undefined when
+ * it stands for none ("1.5", and "0.99999999999999999", which a double would round to 1).
+ */
+function exactInteger(text: string): bigint | undefined {
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match || (match[2] === "" && !match[3])) return undefined;
+  const [, sign, whole, fraction = "", exponentText = "0"] = match;
+  const exponent = Number(exponentText) - fraction.length;
+  let digits = `${whole}${fraction}`.replace(/^0+(?=\d)/, "");
+  if (exponent < 0) {
+    const dropped = digits.slice(exponent);
+    if (/[1-9]/.test(dropped)) return undefined;
+    digits = digits.slice(0, exponent) || "0";
+  } else if (exponent > 40) {
+    return /^0*$/.test(digits) ? 0n : BigInt(sign === "-" ? -1 : 1) * 10n ** 40n; // beyond every range: reported as such
+  } else {
+    digits += "0".repeat(exponent);
+  }
+  return BigInt(sign === "-" ? `-${digits}` : digits);
 }
 
 function typeProblem(input: unknown, expected: string): Read {

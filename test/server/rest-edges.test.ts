@@ -51,6 +51,12 @@ t.test("REST errors are problem documents with the right status", async (t) => {
   t.equal(formPairs.status, 400, "key=value bodies are read like a query string");
   t.same(formPairs.body.errors, [{ field: "coverageId", message: '"x" is not an integer' }]);
 
+  const trailing = await call("POST", `${P}/assessment/getTotalProgramCount`, `coverageId=1&&naics=52&exposureRangeLow=0&exposureRangeHigh=1&flag&`);
+  t.same(trailing.body.errors, [{ field: "coverageId", message: "1 is not a known coverage" }], "any key=value body, empty pairs included");
+
+  const doubleSlash = await call("GET", `/${P}/company/x`);
+  t.equal(doubleSlash.status, 400, "a leading // is a path, not a host");
+
   const badId = await call("GET", `${P}/company/x`);
   t.same(badId.body, {
     status: 400,

@@ -75,6 +75,23 @@ t.test("every unreadable value is reported, each under its canonical name", asyn
   ]);
 });
 
+t.test("only the spec's names and aliases: proto field names are unknown names", async (t) => {
+  const { message } = createBinder(SearchCompaniesRequestSchema).bind({ pathVariables: noPath, parameters: query("top=1&skip=3&order_by=Id") });
+  t.equal(message.top, undefined);
+  t.equal(message.skip, 0n);
+  t.equal(message.orderBy, "");
+});
+
+t.test("integers are read exactly: a text a double would round to a whole number is not one", async (t) => {
+  const binder = createBinder(GetCompanyRequestSchema);
+  const id = (text: string) => binder.bind({ pathVariables: new Map([["id", text]]) });
+  t.equal(id("5.0").message.id, 5n);
+  t.equal(id("1e3").message.id, 1000n);
+  t.same(id("0.99999999999999999").problems, [{ field: "id", message: '"0.99999999999999999" is not an integer', kind: "type" }]);
+  t.same(id("9007199254740993.5").problems, [{ field: "id", message: '"9007199254740993.5" is not an integer', kind: "type" }]);
+  t.same(id("1e50").problems, [{ field: "id", message: "1e50 is out of range (-9223372036854775808 to 9223372036854775807)", kind: "range" }]);
+});
+
 t.test("a scalar given twice is a problem, not a silent pick", async (t) => {
   const { problems } = createBinder(GetAssessmentDataRequestSchema).bind({
     pathVariables: noPath,

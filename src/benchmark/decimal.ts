@@ -20,13 +20,9 @@ export function roundHalfAwayFromZero(value: Decimal, places: number): Decimal {
   return value.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
 }
 
-/**
- * A request amount as exact cents: the shortest decimal text of the double (which is
- * the text the caller sent, for up to 15 significant digits) rounded to 2 places,
- * so 1.005 is 1.01 and -0.004 is 0.
- */
-export function toCents(value: number): Decimal {
-  const cents = roundHalfAwayFromZero(new Decimal(String(value)), 2);
+/** A request amount's decimal text as exact cents, rounded once: 1.005 is 1.01, -0.004 is 0. */
+export function toCents(text: string): Decimal {
+  const cents = roundHalfAwayFromZero(new Decimal(text), 2);
   return cents.isZero() ? new Decimal(0) : cents;
 }
 

@@ -30,7 +30,7 @@ export interface PeerGroup {
 }
 
 /** Checks the peer-group inputs; undefined when any is broken (the problems say why). */
-export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems): PeerGroup | undefined {
+export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems, text: DecimalText = shortestForm): PeerGroup | undefined {
   const before = problems.list.length;
   const naics = input.naics.map((code) => code.trim()).filter((code) => code !== "");
   if (problems.usable("naics")) {
@@ -44,8 +44,8 @@ export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems): P
   if (problems.usable("exposureType") && !exposure) {
     problems.add("exposureType", `"${input.exposureType}" is not an exposure type (Revenues, Employees, Market Cap)`);
   }
-  const low = readRequiredAmount("exposureRangeLow", input.exposureRangeLow, problems);
-  const high = readRequiredAmount("exposureRangeHigh", input.exposureRangeHigh, problems);
+  const low = readRequiredAmount("exposureRangeLow", input.exposureRangeLow, problems, text);
+  const high = readRequiredAmount("exposureRangeHigh", input.exposureRangeHigh, problems, text);
   if (low && high && low.gt(high)) {
     problems.add("exposureRangeHigh", `must not be less than exposureRangeLow (${low.toString()})`);
   }
@@ -97,25 +97,35 @@ export function checkCoverageReference(
   }
 }
 
+/**
+ * The exact decimal text of an amount field: the caller's own digits where the
+ * transport kept them (REST), else the double's shortest form.
+ */
+export type DecimalText = (field: string, value: number | undefined) => string | undefined;
+
+const shortestForm: DecimalText = (_field, value) => (value === undefined ? undefined : String(value));
+
 /** A selected company's amount (premium, limit, ...): cents, never negative; 0 when not given. */
-export function readAmount(field: string, value: number | undefined, problems: FieldProblems): Decimal {
+export function readAmount(field: string, value: number | undefined, problems: FieldProblems, text: DecimalText = shortestForm): Decimal {
+  const written = text(field, value);
+  if (written === undefined) return new Decimal(0);
   // gRPC and Connect callers can send NaN and ±Infinity as doubles; they are no amounts.
-  if (value !== undefined && !Number.isFinite(value)) {
-    if (problems.usable(field)) problems.add(field, `${value} is not a number`);
+  if (!new Decimal(written).isFinite()) {
+    if (problems.usable(field)) problems.add(field, `${written} is not a number`);
     return new Decimal(0);
   }
-  const cents = toCents(value ?? 0);
+  const cents = toCents(written);
   if (problems.usable(field) && cents.isNegative()) problems.add(field, "must not be negative");
   return cents;
 }
 
-function readRequiredAmount(field: string, value: number | undefined, problems: FieldProblems): Decimal | undefined {
+function readRequiredAmount(field: string, value: number | undefined, problems: FieldProblems, text: DecimalText): Decimal | undefined {
   if (!problems.usable(field)) return undefined;
   if (value === undefined) {
     problems.add(field, "is required");
     return undefined;
   }
   const before = problems.list.length;
-  const cents = readAmount(field, value, problems);
+  const cents = readAmount(field, value, problems, text);
   return problems.list.length === before ? cents : undefined;
 }

@@ -11,6 +11,7 @@ import { readTrailing } from "../benchmark/trailing-input.js";
 import { assessmentStatistics } from "../store/assessment-statistics.js";
 import { countPeerLosses, countPeerPrograms } from "../store/peer-counts.js";
 import { rpmStatistics } from "../store/rpm-statistics.js";
+import { decimalTexts } from "../rpc/decimal-texts.js";
 import { assertCoverageReference, rejectInput, startValidation } from "./input-validation.js";
 
 interface WindowedInput extends PeerGroupInput {
@@ -25,12 +26,13 @@ export function createAssessmentService(knex: Knex, asOf: () => string): Service
   /** The peer group, the window and the selected amounts of a request, or a 400 with every problem. */
   async function readWindowed(req: WindowedInput & { retention?: number }, ctx: HandlerContext) {
     const problems = startValidation(ctx);
-    const peers = readPeerGroup(req, problems);
+    const text = decimalTexts(ctx);
+    const peers = readPeerGroup(req, problems, text);
     const trailing = readTrailing(req.oldestTrailing, req.newestTrailing, problems);
     const amounts = {
-      premium: readAmount("premium", req.premium, problems),
-      limit: readAmount("limit", req.limit, problems),
-      retention: readAmount("retention", req.retention, problems),
+      premium: readAmount("premium", req.premium, problems, text),
+      limit: readAmount("limit", req.limit, problems, text),
+      retention: readAmount("retention", req.retention, problems, text),
     };
     if (!peers || !trailing || !problems.empty) return rejectInput(knex, req, problems);
     return { peers, window: timeWindow(asOf(), trailing), amounts, problems };
@@ -74,10 +76,11 @@ export function createAssessmentService(knex: Knex, asOf: () => string): Service
 
     async getTotalLossCount(req, ctx) {
       const problems = startValidation(ctx);
-      const peers = readPeerGroup(req, problems);
+    const text = decimalTexts(ctx);
+      const peers = readPeerGroup(req, problems, text);
       const years = readLossYears(req, problems);
-      readAmount("premium", req.premium, problems);
-      readAmount("limit", req.limit, problems);
+      readAmount("premium", req.premium, problems, text);
+      readAmount("limit", req.limit, problems, text);
       if (!peers || !years || !problems.empty) return rejectInput(knex, req, problems);
       const { reference, count } = await countPeerLosses(knex, peers, years);
       assertCoverageReference(req, reference, problems);

@@ -5,6 +5,7 @@ import { readLossYears, type LossYearFilter } from "../benchmark/loss-years.js";
 import { readAmount, readPeerGroup, type PeerGroupInput } from "../benchmark/peer-group.js";
 import { DEFAULT_TRAILING, timeWindow } from "../benchmark/time-window.js";
 import { limitAdequacyStatistics } from "../store/limit-adequacy-statistics.js";
+import { decimalTexts } from "../rpc/decimal-texts.js";
 import { assertCoverageReference, rejectInput, startValidation } from "./input-validation.js";
 
 export interface LimitAdequacyInput extends PeerGroupInput {
@@ -22,12 +23,13 @@ export interface LimitAdequacyInput extends PeerGroupInput {
  */
 export async function limitAdequacy(knex: Knex, asOf: string, req: LimitAdequacyInput, ctx: HandlerContext) {
   const problems = startValidation(ctx);
-  const peers = readPeerGroup(req, problems);
+  const text = decimalTexts(ctx);
+  const peers = readPeerGroup(req, problems, text);
   const years: LossYearFilter | undefined = "lossYear" in req ? readLossYears(req, problems) : { kind: "any" };
   // clientLimit when given (0 included), else limit, else 0.
   const clientLimit =
-    req.clientLimit !== undefined ? readAmount("clientLimit", req.clientLimit, problems) : readAmount("limit", req.limit, problems);
-  if (req.clientLimit !== undefined) readAmount("limit", req.limit, problems);
+    req.clientLimit !== undefined ? readAmount("clientLimit", req.clientLimit, problems, text) : readAmount("limit", req.limit, problems, text);
+  if (req.clientLimit !== undefined) readAmount("limit", req.limit, problems, text);
   if (!peers || !years || !problems.empty) return rejectInput(knex, req, problems);
 
   const stats = await limitAdequacyStatistics(knex, peers, years, timeWindow(asOf, DEFAULT_TRAILING));

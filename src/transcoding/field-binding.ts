@@ -1,6 +1,7 @@
-import { create, getOption, type DescField, type DescMessage, type Message, type MessageShape } from "@bufbuild/protobuf";
+import { create, getOption, ScalarType, type DescField, type DescMessage, type Message, type MessageShape } from "@bufbuild/protobuf";
 import { alias } from "../../gen/commercialpolicybenchmark/v2/options_pb.js";
 import type { InputProblem } from "../rpc/input-problems.js";
+import { NumberText } from "./json-body.js";
 import { describe, readScalar, type ScalarValue } from "./scalar-values.js";
 
 /**
@@ -13,7 +14,12 @@ import { describe, readScalar, type ScalarValue } from "./scalar-values.js";
  * `alias` option, case-insensitively and ignoring spaces; unknown names are ignored. Problems are collected, not thrown, so one answer lists them all.
  */
 export interface Binder<M extends Message = Message> {
-  bind(inputs: BindingInputs): { message: M; problems: InputProblem[] };
+  bind(inputs: BindingInputs): {
+    message: M;
+    problems: InputProblem[];
+    /** The caller's decimal text of each `double` field, by JSON name (a double would round it). */
+    decimalTexts: Map<string, string>;
+  };
 }
 
 export interface BindingInputs {
@@ -31,6 +37,7 @@ export function createBinder<Desc extends DescMessage>(schema: Desc): Binder<Mes
       const message = create(schema);
       const fields = message as unknown as Record<string, unknown>;
       const problems: InputProblem[] = [];
+      const decimalTexts = new Map<string, string>();
       const values = new Map<DescField, unknown[]>();
       const collect = (name: string, value: unknown) => {
         const field = fieldsByName.get(normalizeName(name));
@@ -46,8 +53,10 @@ export function createBinder<Desc extends DescMessage>(schema: Desc): Binder<Mes
       for (const [field, inputs] of values) {
         const problem = assign(fields, field, inputs);
         if (problem) problems.push({ field: field.jsonName, ...problem });
+        const text = decimalText(field, inputs);
+        if (!problem && text !== undefined) decimalTexts.set(field.jsonName, text);
       }
-      return { message, problems };
+      return { message, problems, decimalTexts };
     },
   };
 }
@@ -90,6 +99,12 @@ function assign(message: Record<string, unknown>, field: DescField, inputs: unkn
   return undefined;
 }
 
+function decimalText(field: DescField, inputs: unknown[]): string | undefined {
+  if (field.fieldKind !== "scalar" || (field.scalar !== ScalarType.DOUBLE && field.scalar !== ScalarType.FLOAT)) return undefined;
+  const input = inputs[0];
+  return input instanceof NumberText ? input.text : typeof input === "string" ? input.trim() : undefined;
+}
+
 /**
  * The items of a list input: text is split on commas (inside an array too), a number
  * is one item written as its digits, null is skipped; anything else is `undefined`,
@@ -98,6 +113,7 @@ function assign(message: Record<string, unknown>, field: DescField, inputs: unkn
 function listItems(input: unknown): unknown[] {
   if (Array.isArray(input)) return input.flatMap((item) => (Array.isArray(item) ? [undefined] : listItems(item)));
   if (typeof input === "string") return input.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  if (input instanceof NumberText) return [input.text];
   if (typeof input === "number") return [String(input)];
   if (input === null) return [];
   return [undefined];

@@ -2,8 +2,10 @@ import { fromBinary, toBinary, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
 import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@connectrpc/connect/protocol";
 import { errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
+import { decimalTextsKey } from "../rpc/decimal-texts.js";
 import { bindingProblemsKey } from "../rpc/input-problems.js";
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
+import { parseJsonBody } from "./json-body.js";
 import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
 import { shapeField, shapeMessage, type JsonValue } from "./json-shaping.js";
 import { problem, problemFromError, writeJson, writeProblem } from "./problem-document.js";
@@ -62,9 +64,9 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       }
       throw error;
     }
-    const { message, problems } = binders.get(route)!.bind(inputs);
+    const { message, problems, decimalTexts } = binders.get(route)!.bind(inputs);
     const handler = handlerOf.get(route.method)!;
-    const contextValues = options.contextValues(req).set(bindingProblemsKey, problems);
+    const contextValues = options.contextValues(req).set(bindingProblemsKey, problems).set(decimalTextsKey, decimalTexts);
     const answer = await invoke(handler, route, message, req, contextValues);
     if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer), challengeOf(answer));
     writeJson(res, 200, answer);
@@ -76,7 +78,7 @@ async function readBodyInputs(req: NodeRequest, maxBytes: number): Promise<Omit<
   if (text === "") return { body: {} }; // SEMANTICS.md 11: an empty body counts as {}
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonBody(text);
   } catch (error) {
     // The spec's own clients send `key=value&...` bodies too: read them like a query string.
     if (!/^[{["]/.test(text) && text.includes("=")) return { parameters: new URLSearchParams(text) };

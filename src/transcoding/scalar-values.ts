@@ -1,4 +1,5 @@
 import { ScalarType } from "@bufbuild/protobuf";
+import { NumberText } from "./json-body.js";
 
 /**
  * Reading one REST input value as a protobuf scalar, leniently as SEMANTICS.md
@@ -27,8 +28,10 @@ const IS_64_BIT = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXE
 // JSON's number grammar, with an optional sign and fraction-only forms (".5") allowed.
 const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Reads one JSON value or query-string text as a value of the scalar type. */
-export function readScalar(type: ScalarType, input: unknown): Read {
+/** Reads one JSON value (numbers as NumberText) or query-string text as a value of the scalar type. */
+export function readScalar(type: ScalarType, given: unknown): Read {
+  // A JSON number is read from its digits; it is no string, nor a boolean.
+  const input = given instanceof NumberText && type !== ScalarType.STRING && type !== ScalarType.BOOL ? given.text : given;
   switch (type) {
     case ScalarType.STRING:
       if (typeof input !== "string") return typeProblem(input, "a string");
@@ -102,6 +105,7 @@ function typeProblem(input: unknown, expected: string): Read {
 
 /** A short rendering of a rejected value for a problem message. */
 export function describe(input: unknown): string {
+  if (input instanceof NumberText) return input.text;
   if (typeof input === "string") return JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input);
   if (Array.isArray(input)) return "a list";
   if (input !== null && typeof input === "object") return "an object";

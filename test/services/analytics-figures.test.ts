@@ -82,6 +82,21 @@ t.test("hand-worked figures", async (t) => {
     t.equal(answer.premiumDistribution.chartDescription, sentence("premium", "$0", "10th"));
   });
 
+  t.test("REST amounts are the caller's exact decimals, not doubles", async (t) => {
+    const raw = async (body: string) => {
+      const res = await fetch(`${server.url}${P}/assessment/getassessmentdata`, { method: "POST", body });
+      return { status: res.status, body: (await res.json()) as AssessmentJson };
+    };
+    const group = JSON.stringify(GROUP_A).slice(1, -1);
+    // 0.0049999999999999999 rounds to 0.00 (a double would make it 0.005, so $0.01)
+    const tiny = await raw(`{${group}, "premium": 0.0049999999999999999, "retention": "-0.0049999999999999999"}`);
+    t.equal(tiny.status, 200, "-0.0049999999999999999 is 0 in cents, not negative");
+    t.equal(tiny.body.premiumDistribution.chartDescription, sentence("premium", "$0", "10th"));
+    // 18 significant digits: a double would print $12,345,678,901,234,568
+    const huge = await raw(`{${group}, "limit": 12345678901234567.89}`);
+    t.equal(huge.body.limitDistribution.chartDescription, sentence("limit", "$12,345,678,901,234,567.89", "100th"));
+  });
+
   t.test("band edges: (lower, upper], 1B in 500M-1B", async (t) => {
     const answer = await post<AssessmentJson>("assessment/getassessmentdata", GROUP_B);
     // limits 100K | 100K+1c | 1B | 1B+1c

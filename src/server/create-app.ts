@@ -72,8 +72,9 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
   async function fallback(req: NodeRequest, res: NodeResponse): Promise<void> {
     try {
       const path = (req.url ?? "/").split("?")[0];
-      if (req.method === "GET" && path === "/healthz") return writeJson(res, 200, { status: "ok" });
-      if (req.method === "GET" && path === "/readyz") {
+      const read = req.method === "GET" || req.method === "HEAD";
+      if (read && path === "/healthz") return writeJson(res, 200, { status: "ok" });
+      if (read && path === "/readyz") {
         const { ready, reasons } = await readiness.check();
         return writeJson(res, ready ? 200 : 503, {
           status: ready ? "ready" : "not ready",

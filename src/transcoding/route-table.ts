@@ -22,8 +22,10 @@ export function createRouteTable(routes: readonly HttpRoute[]): RouteTable {
         .map((route) => ({ route, pathVariables: matchPathTemplate(route.template, path) }))
         .filter((c): c is { route: HttpRoute; pathVariables: Map<string, string> } => c.pathVariables !== undefined);
       if (candidates.length === 0) return { outcome: "not-found" };
+      // HEAD is GET without the body (RFC 9110, 9.3.2); Node leaves the body out.
+      const method = httpMethod.toUpperCase() === "HEAD" ? "GET" : httpMethod.toUpperCase();
       const sameMethod = candidates
-        .filter((c) => c.route.httpMethod === httpMethod.toUpperCase())
+        .filter((c) => c.route.httpMethod === method)
         .sort((a, b) => compareSpecificity(a.route.template, b.route.template));
       const best = sameMethod[0];
       if (best) return { outcome: "found", ...best };

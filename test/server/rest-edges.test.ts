@@ -92,6 +92,9 @@ t.test("health: /healthz always, /readyz and gRPC health when the database answe
   const server = await startTestServer(t, knex);
   const healthz = await fetch(`${server.url}/healthz`);
   t.equal(healthz.status, 200);
+  const head = await fetch(`${server.url}/healthz`, { method: "HEAD" });
+  t.equal(head.status, 200, "HEAD too");
+  t.equal(await head.text(), "", "without a body");
   const readyz = await fetch(`${server.url}/readyz`);
   t.equal(readyz.status, 200);
   t.same(await readyz.json(), { status: "ready", reasons: [], datasetVersion: null }, "no version watcher in this test");

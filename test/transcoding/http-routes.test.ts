@@ -39,6 +39,7 @@ t.test("routing: the most specific template wins; 405 lists the allowed methods;
   t.equal(found("POST", `${P}/lossdetails/getlimitadequacydata`), "PostLimitAdequacyData");
   t.equal(found("POST", `${P}/Assessment/GetAssessmentData/`), "PostAssessmentData");
   t.same(found("DELETE", `${P}/company/5`), { outcome: "method-not-allowed", allow: ["GET"] });
+  t.equal(found("HEAD", `${P}/company/5`), "GetCompany", "HEAD is GET without the body");
   t.same(found("GET", `${P}/assessment/getTotalProgramCount`), { outcome: "method-not-allowed", allow: ["POST"] });
   t.same(found("PUT", `${P}/lossdetails/getlimitadequacydata`), { outcome: "method-not-allowed", allow: ["GET", "POST"] });
   t.same(found("GET", `${P}/nothing/here`), { outcome: "not-found" });

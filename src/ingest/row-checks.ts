@@ -79,14 +79,19 @@ async function rejectForeignLinesOfBusiness(client: Client, spec: DatasetFile, r
  */
 async function rejectStrandingCoverageMoves(client: Client, rank: number, context: CheckContext) {
   const spec = specOf("lines_of_business");
-  const dependents = ["programs", "loss_events"].map((table) => {
-    const child = specOf(table);
-    const restated = context.present.has(child.file)
-      ? `and not exists (select 1 from ${stagingTable(child)} x where x.${child.key} = d.${child.key})`
-      : "";
-    return `exists (select 1 from ${table} d where d.line_of_business_id = c.line_of_business_id
+  // A stored child survives the import unless its file is present and either replaces
+  // the table (--replace) or restates it with an accepted row.
+  const dependents = ["programs", "loss_events"]
+    .map(specOf)
+    .filter((child) => !(context.replace && context.present.has(child.file)))
+    .map((child) => {
+      const restated = context.present.has(child.file)
+        ? `and not exists (select 1 from ${stagingTable(child)} x where not x.rejected and x.${child.key} = d.${child.key})`
+        : "";
+      return `exists (select 1 from ${child.table} d where d.line_of_business_id = c.line_of_business_id
               and d.coverage_id = old.coverage_id ${restated})`;
-  });
+    });
+  if (dependents.length === 0) return;
   await reject(
     client,
     spec,

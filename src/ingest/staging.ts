@@ -1,4 +1,4 @@
-import { parse } from "csv-parse";
+import { CsvError, parse } from "csv-parse";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Transform } from "node:stream";
@@ -30,9 +30,16 @@ export type ProgressListener = (bytesRead: number, bytesTotal: number) => void;
 /**
  * Streams one CSV file through csv-parse and the row checks into its staging table
  * with COPY (memory stays flat whatever the size), then records the problems of
- * the rows refused by their fields. Returns the number of records read.
+ * the rows refused by their fields. Returns the number of records read and the
+ * columns the file has.
  */
-export async function stageFile(client: Client, spec: DatasetFile, path: string, rank: number, onProgress?: ProgressListener): Promise<number> {
+export async function stageFile(
+  client: Client,
+  spec: DatasetFile,
+  path: string,
+  rank: number,
+  onProgress?: ProgressListener,
+): Promise<{ rows: number; columns: string[] }> {
   const stage = stagingTable(spec);
   const columns = spec.columns.map((column) => `${column.column} ${column.sqlType}`);
   await client.query(
@@ -55,13 +62,13 @@ export async function stageFile(client: Client, spec: DatasetFile, path: string,
       counter,
       createUtf8Decoder(),
       // DATA-FORMAT.md: UTF-8 with an optional BOM, RFC 4180 quoting, a header row.
-      // Empty lines reach the validator, which counts them and moves on.
-      parse({ bom: true, relax_column_count: true }),
+      // Blank lines are skipped; the validator counts them for line numbers.
+      parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
       validator,
       copy,
     );
   } catch (error) {
-    throw asImportError(spec, error);
+    throw asImportError(spec, error, validator.nextLine);
   }
   await client.query(
     `insert into ${REJECTS_TABLE} (file_rank, file, line, column_name, value, reason)
@@ -70,16 +77,19 @@ export async function stageFile(client: Client, spec: DatasetFile, path: string,
     [rank, spec.file],
   );
   await client.query(`analyze ${stage}`);
-  return validator.rows;
+  return { rows: validator.rows, columns: validator.columns };
 }
 
-/** A file that cannot be read as CSV at all stops the import; the message says where. */
-function asImportError(spec: DatasetFile, error: unknown): Error {
+/**
+ * A file that cannot be read as CSV at all stops the import; the message names the
+ * file and the physical line where the broken record starts (csv-parse's own count
+ * takes a CRLF inside quotes for two lines).
+ */
+function asImportError(spec: DatasetFile, error: unknown, line: number): Error {
   if (error instanceof ImportError) return error;
-  const csv = error as { code?: string; lines?: number; message?: string };
-  if (typeof csv.code === "string" && csv.code.startsWith("CSV_")) {
-    return new ImportError(spec.file, csv.lines, `not valid CSV: ${csv.message?.replace(/^.*?:\s*/, "") ?? csv.code}`);
-  }
   if (error instanceof InvalidUtf8Error) return new ImportError(spec.file, error.line, error.message);
+  if (error instanceof CsvError) {
+    return new ImportError(spec.file, line, `not valid CSV: ${error.message.replace(/^.*?:\s*/, "").replace(/ at line \d+/, "")}`);
+  }
   return error as Error;
 }

@@ -201,3 +201,46 @@ t.test("upsert by id by default; --replace makes the files the whole content of 
     'programs.csv:2: company_id "2": no company 2 in the import or the database',
   ], "references are checked against the final state");
 });
+
+t.test("a LOB may move coverage when the import restates what uses it, or replaces it", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const base = { ...BASE, "programs.csv": `${PROGRAM_HEADER}100,1,1,10,2026-01-01,,,,\n101,1,1,10,2026-01-01,,,,\n`, "losses.csv": `${LOSS_HEADER}500,1,1,10,Securities,Stock Drop,,2024-01-01,Settled,5,\n` };
+  await importDataset(knex, await writeFolder(t, base));
+  await importDataset(knex, await writeFolder(t, {
+    "lines_of_business.csv": "line_of_business_id,coverage_id,name\n10,2,Moved\n",
+    "programs.csv": `${PROGRAM_HEADER}100,1,2,10,2026-01-01,,,,\n101,1,2,10,2026-01-01,,,,\n`,
+    "losses.csv": `${LOSS_HEADER}500,1,2,10,Securities,Stock Drop,,2024-01-01,Settled,5,\n`,
+  }));
+  t.same(await knex("programs").distinct("coverage_id").pluck("coverage_id"), [2], "upsert: every user restated");
+
+  await importDataset(knex, await writeFolder(t, base), { replace: true }); // back to the base, LOB 10 of coverage 1
+  const replaced = await importDataset(knex, await writeFolder(t, {
+    "lines_of_business.csv": "line_of_business_id,coverage_id,name\n10,2,Moved\n20,2,Network Security\n",
+    "programs.csv": `${PROGRAM_HEADER}101,1,2,10,2026-01-01,,,,\n`,
+    "losses.csv": LOSS_HEADER,
+  }), { replace: true });
+  t.match(replaced.files.find((f) => f.file === "programs.csv"), { deleted: 1 }, "--replace: the stored users go anyway");
+});
+
+t.test("what a file does not say is not lost: rows of the wrong shape are reported, absent columns kept", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  await importDataset(knex, await writeFolder(t, BASE));
+  const shapes = await importDataset(knex, await writeFolder(t, {
+    "companies.csv": "company_id,company_name,organization_type\n1,Acme Fewer Fields\n",
+    "programs.csv": `${PROGRAM_HEADER}""\n800,1,1,10,2025-06-01,1,1,1,\n`,
+  }), { skipInvalid: true });
+  t.same(shapes.rejects.first.map(formatReject), [
+    "companies.csv:2: has 2 fields where the header has 3",
+    "programs.csv:2: has 1 fields where the header has 9",
+    'programs.csv:3: company_id "1": refers to company 1, which is rejected',
+  ], 'a quoted empty record is a record; a misshapen row still names its id');
+
+  await importDataset(knex, await writeFolder(t, { "companies.csv": " Company_ID ,COMPANY_NAME,organization_type\n1,Acme Renamed,PUB\n" }));
+  t.same(await knex("companies").where("company_id", 1).first("company_name", "naics", "revenues", "employees", "market_cap"), {
+    company_name: "Acme Renamed", naics: "524126", revenues: "1000000.00", employees: "10", market_cap: "5000000.00",
+  }, "header names trimmed, in any case; columns the file lacks keep their stored values");
+
+  const csv = await importDataset(knex, await writeFolder(t, { "coverages.csv": 'coverage_id,name\r\n7,"a\r\nb"\r\n8,x"y\r\n' })).catch((e: unknown) => e);
+  t.ok(csv instanceof ImportError);
+  t.match((csv as Error).message, /^coverages\.csv:4: not valid CSV: /, "the file and the physical line of the broken record");
+});

@@ -105,25 +105,23 @@ async function rejectStrandingCoverageMoves(client: Client, rank: number, contex
 }
 
 /** The ids of a table in the final state: accepted here, or stored and neither replaced nor rejected here. */
-export function finalKeys(spec: DatasetFile, context: CheckContext): string {
-  const stage = stagingTable(spec);
-  if (!context.present.has(spec.file)) return `select ${spec.key} as id from ${spec.table}`;
-  const accepted = `select ${spec.key} as id from ${stage} where not rejected`;
-  if (context.replace) return accepted;
-  return `${accepted} union all
-    select s.${spec.key} from ${spec.table} s where not exists (select 1 from ${stage} x where x.${spec.key} = s.${spec.key})`;
+function finalKeys(spec: DatasetFile, context: CheckContext): string {
+  return finalRows(spec, context, `${spec.key} as id`);
 }
 
 /** (line_of_business_id, coverage_id) of the final state: a restated LOB counts as restated. */
 function finalLinesOfBusiness(context: CheckContext): string {
-  const spec = specOf("lines_of_business");
+  return finalRows(specOf("lines_of_business"), context, "line_of_business_id, coverage_id");
+}
+
+/** The given columns of a table's final rows: a row staged here, rejected or not, hides the stored one. */
+function finalRows(spec: DatasetFile, context: CheckContext, columns: string): string {
+  if (!context.present.has(spec.file)) return `select ${columns} from ${spec.table}`;
   const stage = stagingTable(spec);
-  if (!context.present.has(spec.file)) return "select line_of_business_id, coverage_id from lines_of_business";
-  const accepted = `select line_of_business_id, coverage_id from ${stage} where not rejected`;
+  const accepted = `select ${columns} from ${stage} where not rejected`;
   if (context.replace) return accepted;
   return `${accepted} union all
-    select s.line_of_business_id, s.coverage_id from lines_of_business s
-    where not exists (select 1 from ${stage} x where x.line_of_business_id = s.line_of_business_id)`;
+    select ${columns} from ${spec.table} s where not exists (select 1 from ${stage} x where x.${spec.key} = s.${spec.key})`;
 }
 
 /** Records the problems the query finds ({line, value, reason}) and marks those rows rejected. */

@@ -17,7 +17,7 @@ const MAX_DEPTH = 64;
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** Longest `$filter` accepted, in code points. */
-export const MAX_FILTER_LENGTH = 4096;
+const MAX_FILTER_LENGTH = 4096;
 
 /**
  * Parses a `$filter` into a typed tree, by recursive descent (SEMANTICS.md section

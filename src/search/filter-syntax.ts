@@ -4,7 +4,6 @@
  */
 
 export type PropertyName = "CompanyName" | "OrganizationType" | "Id";
-export type ValueType = "string" | "integer" | "null";
 export type ComparisonOperator = "eq" | "ne" | "gt" | "ge" | "lt" | "le";
 export type StringTest = "startswith" | "endswith" | "contains";
 export type StringTransform = "tolower" | "toupper" | "trim";

@@ -1,4 +1,4 @@
-import { createContextValues, type ConnectRouter } from "@connectrpc/connect";
+import { Code, createContextValues, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import type { Knex } from "knex";
@@ -18,8 +18,8 @@ import { createHealthService } from "../services/health-service.js";
 import { createLossDetailsService } from "../services/loss-details-service.js";
 import { writeJson, writeProblem, problem } from "../transcoding/problem-document.js";
 import { createRestTranscoder } from "../transcoding/rest-handler.js";
+import { splitRequestTarget } from "../transcoding/request-target.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
-import { Code } from "@connectrpc/connect";
 import { createReadiness } from "./readiness.js";
 import { beginRequest, requestInfoOf } from "./request-log.js";
 
@@ -71,7 +71,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
 
   async function fallback(req: NodeRequest, res: NodeResponse): Promise<void> {
     try {
-      const path = (req.url ?? "/").split("?")[0];
+      const { path } = splitRequestTarget(req);
       const read = req.method === "GET" || req.method === "HEAD";
       if (read && path === "/healthz") return writeJson(res, 200, { status: "ok" });
       if (read && path === "/readyz") {
@@ -82,7 +82,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
           datasetVersion: datasetVersion?.() ?? null,
         });
       }
-      const mount = mounts.find((m) => path === m.prefix || path?.startsWith(`${m.prefix}/`));
+      const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
       if (mount) return mount.handle(req, res);
       await rest(req, res);
     } catch (error) {

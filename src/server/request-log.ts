@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import type { RequestInfo } from "../rpc/request-info.js";
+import { splitRequestTarget } from "../transcoding/request-target.js";
 
 // CONVENTIONS.md: a caller's own id is kept when it is 1 to 128 of these characters.
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -24,7 +25,7 @@ export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): 
     const status = res.statusCode;
     const line = {
       method: req.method,
-      path: (req.url ?? "").split("?")[0],
+      path: splitRequestTarget(req).path,
       protocol: protocolOf(req),
       status,
       code: info.outcome.code,
@@ -49,6 +50,6 @@ function protocolOf(req: NodeRequest): string {
   if (contentType.startsWith("application/grpc-web")) return "grpc-web";
   if (contentType.startsWith("application/grpc")) return "grpc";
   if (req.headers["connect-protocol-version"] || contentType.startsWith("application/connect+")) return "connect";
-  if (/^\/[a-z0-9_.]+\.[A-Za-z0-9_]+\/[A-Za-z0-9_]+$/.test((req.url ?? "").split("?")[0] ?? "")) return "connect";
+  if (/^\/[a-z0-9_.]+\.[A-Za-z0-9_]+\/[A-Za-z0-9_]+$/.test(splitRequestTarget(req).path)) return "connect";
   return "rest";
 }

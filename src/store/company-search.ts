@@ -98,12 +98,12 @@ function compileComparison(knex: Knex, filter: Extract<Filter, { kind: "compare"
  */
 function compileTest(knex: Knex, filter: Extract<Filter, { kind: "test" }>): Knex.Raw {
   const subject = knex.raw("lower(?)", [value(knex, filter.subject)]);
-  const escaped = knex.raw("replace(replace(replace(lower(?), '\\', '\\\\'), '%', '\\%'), '_', '\\_')", [value(knex, filter.pattern)]);
   if (filter.pattern.kind === "string") {
     const literal = simpleLowerCase(filter.pattern.value).replace(/[\\%_]/g, (c) => `\\${c}`);
     const pattern = filter.fn === "startswith" ? `${literal}%` : filter.fn === "endswith" ? `%${literal}` : `%${literal}%`;
     return knex.raw("(? like ?)", [subject, pattern]);
   }
+  const escaped = knex.raw("replace(replace(replace(lower(?), '\\', '\\\\'), '%', '\\%'), '_', '\\_')", [value(knex, filter.pattern)]);
   const pattern =
     filter.fn === "startswith" ? knex.raw("? || '%'", [escaped]) : filter.fn === "endswith" ? knex.raw("'%' || ?", [escaped]) : knex.raw("'%' || ? || '%'", [escaped]);
   return knex.raw("(? like ?)", [subject, pattern]);

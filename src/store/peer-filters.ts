@@ -10,7 +10,7 @@ import type { TimeWindow } from "../benchmark/time-window.js";
  */
 
 /** The company matches: NAICS prefix, exposure known and in range, organization type. */
-export function whereCompanyMatches(query: Knex.QueryBuilder, peers: PeerGroup): void {
+function whereCompanyMatches(query: Knex.QueryBuilder, peers: PeerGroup): void {
   query.where((naics) => {
     if (peers.naics2.length) naics.orWhereIn("c.naics2", peers.naics2);
     if (peers.naics3.length) naics.orWhereIn("c.naics3", peers.naics3);
@@ -26,7 +26,7 @@ export function whereCompanyMatches(query: Knex.QueryBuilder, peers: PeerGroup):
 }
 
 /** The program is of the peer group's coverage and lines of business, in the window. */
-export function whereProgramMatches(query: Knex.QueryBuilder, peers: PeerGroup, window: TimeWindow): void {
+function whereProgramMatches(query: Knex.QueryBuilder, peers: PeerGroup, window: TimeWindow): void {
   query.where("p.coverage_id", peers.coverageId);
   if (peers.lineOfBusinessIds.length) query.whereIn("p.line_of_business_id", peers.lineOfBusinessIds);
   query.where("p.effective_date", ">", window.start).andWhere("p.effective_date", "<=", window.end);
@@ -34,7 +34,7 @@ export function whereProgramMatches(query: Knex.QueryBuilder, peers: PeerGroup, 
 }
 
 /** The loss event is of the peer group's coverage and lines of business, and passes the loss years. */
-export function whereLossMatches(query: Knex.QueryBuilder, peers: PeerGroup, years: LossYearFilter): void {
+function whereLossMatches(query: Knex.QueryBuilder, peers: PeerGroup, years: LossYearFilter): void {
   query.where("l.coverage_id", peers.coverageId);
   if (peers.lineOfBusinessIds.length) query.whereIn("l.line_of_business_id", peers.lineOfBusinessIds);
   if (years.kind === "exact") query.where("l.loss_year", years.year);

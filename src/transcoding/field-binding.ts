@@ -62,7 +62,7 @@ export function createBinder<Desc extends DescMessage>(schema: Desc): Binder<Mes
 }
 
 /** Lower-cased, without spaces: `lineOf Business` and `lineofbusiness` are one name. */
-export function normalizeName(name: string): string {
+function normalizeName(name: string): string {
   return name.replace(/\s+/g, "").toLowerCase();
 }
 

@@ -11,8 +11,8 @@ import { shapeField, shapeMessage, type JsonValue } from "./json-shaping.js";
 import { problem, problemFromError, writeJson, writeProblem } from "./problem-document.js";
 import type { NodeRequest, NodeResponse } from "./node-types.js";
 import { readRequestBody, BodyTooLargeError } from "./request-body.js";
+import { splitRequestTarget } from "./request-target.js";
 import { createRouteTable } from "./route-table.js";
-
 
 export interface RestTranscoderOptions {
   /** The Connect handlers of every service; REST calls go through them, interceptors included. */
@@ -38,23 +38,20 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
   const binders = new Map<HttpRoute, Binder>(routes.map((r) => [r, createBinder(r.method.input)]));
 
   return async function handleRest(req: NodeRequest, res: NodeResponse): Promise<void> {
-    // The request target is a path, never a URL: `//a/b` must not make `a` a host.
-    const target = req.url ?? "/";
-    const queryStart = target.indexOf("?");
-    const url = { pathname: queryStart < 0 ? target : target.slice(0, queryStart), searchParams: new URLSearchParams(queryStart < 0 ? "" : target.slice(queryStart + 1)) };
-    const match = table.match(req.method ?? "GET", url.pathname);
+    const { path, query } = splitRequestTarget(req);
+    const match = table.match(req.method ?? "GET", path);
     if (match.outcome === "not-found") {
-      return writeProblem(res, problem(404, Code.NotFound, `no operation at ${url.pathname}`));
+      return writeProblem(res, problem(404, Code.NotFound, `no operation at ${path}`));
     }
     if (match.outcome === "method-not-allowed") {
-      return writeProblem(res, problem(405, Code.Unimplemented, `${req.method} is not allowed on ${url.pathname}`), {
+      return writeProblem(res, problem(405, Code.Unimplemented, `${req.method} is not allowed on ${path}`), {
         allow: match.allow.join(", "),
       });
     }
     const { route, pathVariables } = match;
     let inputs: BindingInputs;
     try {
-      inputs = route.body === "*" ? { pathVariables, ...(await readBodyInputs(req, options.maxBodyBytes)) } : { pathVariables, parameters: url.searchParams };
+      inputs = route.body === "*" ? { pathVariables, ...(await readBodyInputs(req, options.maxBodyBytes)) } : { pathVariables, parameters: query };
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         return writeProblem(res, problem(413, Code.ResourceExhausted, error.message));

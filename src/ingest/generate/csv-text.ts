@@ -12,7 +12,7 @@ export function csvField(text: string): string {
 }
 
 /** A whole number of cents as a decimal with two places: 123456 -> "1234.56". */
-export function formatCents(cents: number): string {
+function formatCents(cents: number): string {
   const whole = Math.floor(cents / 100);
   const rest = cents - whole * 100;
   return `${whole}.${rest < 10 ? "0" : ""}${rest}`;

@@ -9,6 +9,8 @@ export interface Config {
   /** BENCHMARK_AS_OF: a fixed as-of date for time windows, else today (UTC) per request. */
   asOf: string | undefined;
   logLevel: string;
+  /** PEER_INDEX: answer the analytics from the in-memory peer index (on) or from PostgreSQL alone (off). */
+  peerIndex: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -22,6 +24,7 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
     databaseUrl: readUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"]),
     asOf: readDate("BENCHMARK_AS_OF", env.BENCHMARK_AS_OF),
     logLevel: readChoice("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS) ?? "info",
+    peerIndex: (readChoice("PEER_INDEX", env.PEER_INDEX, ["on", "off"]) ?? "on") === "on",
   };
 }
 

@@ -5,6 +5,8 @@ export interface BandScale {
   readonly kind: "limit" | "premium" | "retention";
   /** Upper bounds in bandSeq order; the last band has none and covers everything above. */
   readonly upperBounds: readonly Decimal[];
+  /** The same bounds in cents, exact as numbers. */
+  readonly upperBoundCents: readonly number[];
   /** The spec's labels, one per band. */
   readonly labels: readonly string[];
 }
@@ -15,7 +17,16 @@ const B = 1_000_000_000;
 
 function scale(kind: BandScale["kind"], bounds: number[], labels: string[]): BandScale {
   if (labels.length !== bounds.length + 1) throw new Error(`${kind}: one label per band`);
-  return { kind, upperBounds: bounds.map((b) => new Decimal(b)), labels };
+  const upperBounds = bounds.map((b) => new Decimal(b));
+  return { kind, upperBounds, upperBoundCents: upperBounds.map((b) => b.times(100).toNumber()), labels };
+}
+
+/** The band (0-based bandSeq - 1) of an amount in cents: the first whose upper bound it does not exceed. */
+export function bandOfCents(scale: BandScale, cents: number): number {
+  const bounds = scale.upperBoundCents;
+  let band = 0;
+  while (band < bounds.length && cents > bounds[band]!) band++;
+  return band;
 }
 
 export const LIMIT_BANDS = scale(

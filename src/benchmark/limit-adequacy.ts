@@ -1,4 +1,5 @@
 import { Decimal, roundHalfAwayFromZero, toNumber } from "./decimal.js";
+import type { LossCases } from "./peer-statistics.js";
 
 export interface LimitAdequacyFigures {
   clientLimit: number;
@@ -11,23 +12,39 @@ export interface LimitAdequacyFigures {
 
 /**
  * SEMANTICS.md section 9: the share of peer losses the client's limit covers, the
- * largest and the mean loss, and every case, from cases already in order.
+ * largest and the mean loss, and every case, from cases already in order. Loss
+ * amounts are whole dollars below 2^53, so they are compared and summed as plain
+ * numbers, exactly (see sumOf).
  */
-export function limitAdequacyFigures(
-  clientLimit: Decimal,
-  medianLimit: Decimal,
-  cases: readonly { lossEventId: bigint; lossAmount: Decimal }[],
-): LimitAdequacyFigures {
-  const total = cases.length;
-  const covered = cases.filter((c) => c.lossAmount.lte(clientLimit)).length;
-  const sum = cases.reduce((acc, c) => acc.plus(c.lossAmount), new Decimal(0));
+export function limitAdequacyFigures(clientLimit: Decimal, medianLimit: Decimal, cases: LossCases): LimitAdequacyFigures {
+  const total = cases.amounts.length;
+  // A whole-dollar amount is <= clientLimit exactly when it is <= floor(clientLimit);
+  // a bound at or above 2^53 covers every amount.
+  const bound = Decimal.min(clientLimit.floor(), 2 ** 53).toNumber();
+  let covered = 0;
+  for (let i = 0; i < total; i++) if (cases.amounts[i]! <= bound) covered++;
   const ratio = (part: Decimal) => (total === 0 ? new Decimal(0) : roundHalfAwayFromZero(part.div(total), 0));
+  const listOfCases = new Array<{ lossEventId: bigint; lossAmount: number }>(total);
+  for (let i = 0; i < total; i++) listOfCases[i] = { lossEventId: BigInt(cases.ids[i]!), lossAmount: cases.amounts[i]! };
   return {
     clientLimit: toNumber(clientLimit),
     medianLimit: BigInt(roundHalfAwayFromZero(medianLimit, 0).toFixed(0)),
     percentCovered: BigInt(ratio(new Decimal(covered).times(100)).toFixed(0)),
-    maxLoss: total === 0 ? 0 : toNumber(cases[total - 1]!.lossAmount),
-    averageLoss: BigInt(ratio(sum).toFixed(0)),
-    listOfCases: cases.map((c) => ({ lossEventId: c.lossEventId, lossAmount: toNumber(c.lossAmount) })),
+    maxLoss: total === 0 ? 0 : cases.amounts[total - 1]!,
+    averageLoss: BigInt(ratio(sumOf(cases.amounts)).toFixed(0)),
+    listOfCases,
   };
+}
+
+/**
+ * The exact sum of whole numbers >= 0. Partial sums only grow, so when the float sum
+ * ends at or below 2^53 - 1 every step was exact; otherwise it is summed again in BigInt.
+ */
+function sumOf(amounts: ArrayLike<number>): Decimal {
+  let sum = 0;
+  for (let i = 0; i < amounts.length; i++) sum += amounts[i]!;
+  if (sum <= Number.MAX_SAFE_INTEGER) return new Decimal(sum);
+  let exact = 0n;
+  for (let i = 0; i < amounts.length; i++) exact += BigInt(amounts[i]!);
+  return new Decimal(exact.toString());
 }

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Authenticator } from "../auth/authenticator.js";
 import { createApp, type AppDependencies } from "../server/create-app.js";
 import { startHttpServer, type RunningServer } from "../server/http-server.js";
+import { createPeerIndex } from "../peer-index/peer-index.js";
 import { createDatasetVersionWatcher } from "../store/dataset-version-watcher.js";
 
 /**
@@ -17,20 +18,28 @@ export async function runServer(options: {
   host: string;
   asOf?: string;
   mounts?: AppDependencies["mounts"];
-  /** The database, for the dataset version watcher's own connection. */
+  /** The database, for the dataset version watcher's own connection and the peer index's builds. */
   databaseUrl: string;
+  /** PEER_INDEX: answer the analytics from an in-memory snapshot, rebuilt on every import. */
+  peerIndex: boolean;
   cleanup?: () => Promise<void>;
 }): Promise<RunningServer> {
   const { knex, log } = options;
   // Learns of every import within a second (LISTEN/NOTIFY), so that no answer computed
   // from older data outlives it; started in the background, it waits for the database.
+  // The index builds its first snapshot when the watcher first reads the version, and
+  // a new one on every later version.
+  const peerIndex = options.peerIndex ? createPeerIndex({ connectionString: options.databaseUrl, log }) : undefined;
   const watcher = createDatasetVersionWatcher({
     connectionString: options.databaseUrl,
     log,
-    onChange: (version) => log.info({ datasetVersion: version }, "dataset version"),
+    onChange: (version) => {
+      log.info({ datasetVersion: version }, "dataset version");
+      peerIndex?.datasetChanged(version);
+    },
   });
   void watcher.start();
-  const server = await startHttpServer(createApp({ ...options, datasetVersion: () => watcher.current() }), options);
+  const server = await startHttpServer(createApp({ ...options, peerIndex, datasetVersion: () => watcher.current() }), options);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -39,6 +48,7 @@ export async function runServer(options: {
     const hardStop = setTimeout(() => process.exit(1), 10_000).unref();
     await server.close(8_000);
     await watcher.stop();
+    peerIndex?.stop();
     await knex.destroy();
     await options.cleanup?.();
     clearTimeout(hardStop);

@@ -20,6 +20,9 @@ import { writeJson, writeProblem, problem } from "../transcoding/problem-documen
 import { createRestTranscoder } from "../transcoding/rest-handler.js";
 import { splitRequestTarget } from "../transcoding/request-target.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
+import { createIndexPeerEngine } from "../peer-index/index-engine.js";
+import type { PeerIndex } from "../peer-index/peer-index.js";
+import { createSqlPeerEngine } from "../store/sql-peer-engine.js";
 import { createReadiness } from "./readiness.js";
 import { beginRequest, requestInfoOf } from "./request-log.js";
 
@@ -31,6 +34,8 @@ export interface AppDependencies {
   asOf?: string;
   /** The dataset version being served, as the version watcher last heard it. */
   datasetVersion?: () => number | undefined;
+  /** The in-memory peer index; without it, PostgreSQL answers every figure. */
+  peerIndex?: PeerIndex;
   /** Other handlers on the same port under a path prefix (the dev identity provider). */
   mounts?: { prefix: string; handle: (req: NodeRequest, res: NodeResponse) => void }[];
 }
@@ -42,18 +47,20 @@ const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 4
  * Connect, the REST face of the spec as the adapter's fallback, and the health
  * endpoints. The same interceptors (errors, authentication) wrap every protocol.
  */
-export function createApp({ knex, authenticator, log, asOf, mounts = [], datasetVersion }: AppDependencies) {
+export function createApp({ knex, authenticator, log, asOf, mounts = [], datasetVersion, peerIndex }: AppDependencies) {
   const asOfDate = () => asOf ?? todayUtc();
-  const readiness = createReadiness(knex, authenticator);
+  const readiness = createReadiness(knex, authenticator, peerIndex);
+  const sqlEngine = createSqlPeerEngine(knex);
+  const peerEngine = peerIndex ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine) : sqlEngine;
   const apiServices = [AssessmentService, CompanyService, LossDetailsService];
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
 
   const connectHandler = connectNodeAdapter({
     routes(router: ConnectRouter) {
-      router.service(AssessmentService, createAssessmentService(knex, asOfDate));
+      router.service(AssessmentService, createAssessmentService(peerEngine, asOfDate));
       router.service(CompanyService, createCompanyService(knex));
-      router.service(LossDetailsService, createLossDetailsService(knex, asOfDate));
+      router.service(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate));
       router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
       handlers = router.handlers;
     },
@@ -80,6 +87,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
           status: ready ? "ready" : "not ready",
           reasons,
           datasetVersion: datasetVersion?.() ?? null,
+          peerIndex: peerIndex?.status() ?? { state: "off" },
         });
       }
       const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));

@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { Authenticator } from "../auth/authenticator.js";
+import type { PeerIndex } from "../peer-index/peer-index.js";
 
 export interface Readiness {
   /** Whether the service can answer correctly now, and if not, why. */
@@ -8,13 +9,19 @@ export interface Readiness {
 
 const DATABASE_PROBE_TIMEOUT_MS = 2_000;
 
-/** Ready when the database answers and the authenticator can verify tokens (CONVENTIONS.md, Health). */
-export function createReadiness(knex: Knex, authenticator: Authenticator): Readiness {
+/**
+ * Ready when the database answers and the authenticator can verify tokens
+ * (CONVENTIONS.md, Health), and, with the peer index on, once its first snapshot is
+ * in: until then SQL answers, exactly but slowly, so a load balancer should send
+ * this replica nothing yet.
+ */
+export function createReadiness(knex: Knex, authenticator: Authenticator, peerIndex?: PeerIndex): Readiness {
   return {
     async check() {
       const reasons: string[] = [];
       if (!(await databaseAnswers(knex))) reasons.push("the database does not answer");
       if (!authenticator.ready()) reasons.push("the signing keys are not loaded");
+      if (peerIndex && !peerIndex.ready()) reasons.push("the peer index is being built");
       return { ready: reasons.length === 0, reasons };
     },
   };

@@ -1,16 +1,13 @@
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import type { Knex } from "knex";
 import type { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../benchmark/bands.js";
 import { distributionOf } from "../benchmark/distribution.js";
+import type { PeerEngine } from "../benchmark/peer-engine.js";
 import { readLossYears } from "../benchmark/loss-years.js";
 import { readAmount, readPeerGroup, type PeerGroupInput } from "../benchmark/peer-group.js";
 import { clientRpm, rpmFigures } from "../benchmark/rate-per-million.js";
 import { timeWindow } from "../benchmark/time-window.js";
 import { readTrailing } from "../benchmark/trailing-input.js";
-import { assessmentStatistics } from "../store/assessment-statistics.js";
-import { countPeerLosses, countPeerPrograms } from "../store/peer-counts.js";
-import { rpmStatistics } from "../store/rpm-statistics.js";
 import { decimalTexts } from "../rpc/decimal-texts.js";
 import { assertCoverageReference, rejectInput, startValidation } from "./input-validation.js";
 
@@ -22,7 +19,7 @@ interface WindowedInput extends PeerGroupInput {
 }
 
 /** Distributions, rate per million and counts of a peer group (spec 4.1-4.4). */
-export function createAssessmentService(knex: Knex, asOf: () => string): ServiceImpl<typeof AssessmentService> {
+export function createAssessmentService(engine: PeerEngine, asOf: () => string): ServiceImpl<typeof AssessmentService> {
   /** The peer group, the window and the selected amounts of a request, or a 400 with every problem. */
   async function readWindowed(req: WindowedInput & { retention?: number }, ctx: HandlerContext) {
     const problems = startValidation(ctx);
@@ -34,13 +31,13 @@ export function createAssessmentService(knex: Knex, asOf: () => string): Service
       limit: readAmount("limit", req.limit, problems, text),
       retention: readAmount("retention", req.retention, problems, text),
     };
-    if (!peers || !trailing || !problems.empty) return rejectInput(knex, req, problems);
+    if (!peers || !trailing || !problems.empty) return rejectInput(engine, req, problems);
     return { peers, window: timeWindow(asOf(), trailing), amounts, problems };
   }
 
   async function assessment(req: WindowedInput & { retention: number }, ctx: HandlerContext, withCounts: boolean) {
     const { peers, window, amounts, problems } = await readWindowed(req, ctx);
-    const stats = await assessmentStatistics(knex, peers, window, amounts, { withLossCount: withCounts });
+    const stats = await engine.assessment(peers, window, amounts, { withLossCount: withCounts });
     assertCoverageReference(req, stats.reference, problems);
     return {
       totalProgramCount: BigInt(stats.totalProgramCount),
@@ -62,27 +59,27 @@ export function createAssessmentService(knex: Knex, asOf: () => string): Service
     async getRpmDistributionData(req, ctx) {
       const { peers, window, amounts, problems } = await readWindowed(req, ctx);
       const clientBar = clientRpm(amounts.premium, amounts.limit);
-      const stats = await rpmStatistics(knex, peers, window, clientBar);
+      const stats = await engine.rpm(peers, window, clientBar);
       assertCoverageReference(req, stats.reference, problems);
       return rpmFigures(stats, clientBar);
     },
 
     async getTotalProgramCount(req, ctx) {
       const { peers, window, problems } = await readWindowed(req, ctx);
-      const { reference, count } = await countPeerPrograms(knex, peers, window);
+      const { reference, count } = await engine.programCount(peers, window);
       assertCoverageReference(req, reference, problems);
       return { totalProgramCount: BigInt(count) };
     },
 
     async getTotalLossCount(req, ctx) {
       const problems = startValidation(ctx);
-    const text = decimalTexts(ctx);
+      const text = decimalTexts(ctx);
       const peers = readPeerGroup(req, problems, text);
       const years = readLossYears(req, problems);
       readAmount("premium", req.premium, problems, text);
       readAmount("limit", req.limit, problems, text);
-      if (!peers || !years || !problems.empty) return rejectInput(knex, req, problems);
-      const { reference, count } = await countPeerLosses(knex, peers, years);
+      if (!peers || !years || !problems.empty) return rejectInput(engine, req, problems);
+      const { reference, count } = await engine.lossCount(peers, years);
       assertCoverageReference(req, reference, problems);
       return { totalLossCount: BigInt(count) };
     },

@@ -1,9 +1,8 @@
 import type { HandlerContext } from "@connectrpc/connect";
-import type { Knex } from "knex";
 import { FieldProblems } from "../benchmark/field-problems.js";
+import type { PeerEngine } from "../benchmark/peer-engine.js";
 import { checkCoverageReference, type CoverageReference, type PeerGroupInput } from "../benchmark/peer-group.js";
 import { invalidArgument, takeBindingProblems, type InputProblem } from "../rpc/input-problems.js";
-import { findCoverageReference } from "../store/coverage-reference.js";
 
 // Problems are listed in the order of the spec's fields, whatever found them.
 const FIELD_ORDER = [
@@ -22,12 +21,12 @@ export function startValidation(ctx: HandlerContext): FieldProblems<InputProblem
  * (an unknown coverage is a problem too, even next to others), so one 400 lists them all.
  */
 export async function rejectInput(
-  knex: Knex,
+  engine: PeerEngine,
   input: Pick<PeerGroupInput, "coverageId" | "lineOfBusinessId">,
   problems: FieldProblems<InputProblem>,
 ): Promise<never> {
   if (input.coverageId !== undefined && problems.usable("coverageId")) {
-    checkCoverageReference(input, await findCoverageReference(knex, input.coverageId), problems);
+    checkCoverageReference(input, await engine.coverageReference(input.coverageId), problems);
   }
   throw invalidArgument(ordered(problems.list));
 }

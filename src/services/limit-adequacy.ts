@@ -1,10 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
-import type { Knex } from "knex";
 import { limitAdequacyFigures } from "../benchmark/limit-adequacy.js";
+import type { PeerEngine } from "../benchmark/peer-engine.js";
 import { readLossYears, type LossYearFilter } from "../benchmark/loss-years.js";
 import { readAmount, readPeerGroup, type PeerGroupInput } from "../benchmark/peer-group.js";
 import { DEFAULT_TRAILING, timeWindow } from "../benchmark/time-window.js";
-import { limitAdequacyStatistics } from "../store/limit-adequacy-statistics.js";
 import { decimalTexts } from "../rpc/decimal-texts.js";
 import { assertCoverageReference, rejectInput, startValidation } from "./input-validation.js";
 
@@ -21,7 +20,7 @@ export interface LimitAdequacyInput extends PeerGroupInput {
  * loss-year inputs, so it applies no loss-year filter. No trailing inputs: the
  * median limit always uses the default window.
  */
-export async function limitAdequacy(knex: Knex, asOf: string, req: LimitAdequacyInput, ctx: HandlerContext) {
+export async function limitAdequacy(engine: PeerEngine, asOf: string, req: LimitAdequacyInput, ctx: HandlerContext) {
   const problems = startValidation(ctx);
   const text = decimalTexts(ctx);
   const peers = readPeerGroup(req, problems, text);
@@ -30,9 +29,9 @@ export async function limitAdequacy(knex: Knex, asOf: string, req: LimitAdequacy
   const clientLimit =
     req.clientLimit !== undefined ? readAmount("clientLimit", req.clientLimit, problems, text) : readAmount("limit", req.limit, problems, text);
   if (req.clientLimit !== undefined) readAmount("limit", req.limit, problems, text);
-  if (!peers || !years || !problems.empty) return rejectInput(knex, req, problems);
+  if (!peers || !years || !problems.empty) return rejectInput(engine, req, problems);
 
-  const stats = await limitAdequacyStatistics(knex, peers, years, timeWindow(asOf, DEFAULT_TRAILING));
+  const stats = await engine.limitAdequacy(peers, years, timeWindow(asOf, DEFAULT_TRAILING));
   assertCoverageReference(req, stats.reference, problems);
   return { limitAdequacy: limitAdequacyFigures(clientLimit, stats.medianLimit, stats.cases) };
 }

@@ -1,28 +1,12 @@
 import type { Knex } from "knex";
 import { LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS, type BandScale } from "../benchmark/bands.js";
-import type { Decimal } from "../benchmark/decimal.js";
-import type { CoverageReference, PeerGroup } from "../benchmark/peer-group.js";
-import type { RankCounts } from "../benchmark/percentile-rank.js";
+import type { SelectedAmounts } from "../benchmark/peer-engine.js";
+import type { PeerGroup } from "../benchmark/peer-group.js";
+import type { AmountStatistics, AssessmentStatistics } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import { coverageReferenceColumns, toCoverageReference } from "./coverage-reference.js";
 import { peerLosses, peerPrograms } from "./peer-filters.js";
 import { bandCountsSql } from "./sql-fragments.js";
-
-/** One amount's figures among the peer programs: counts per band, and where x stands. */
-export interface AmountStatistics {
-  bandCounts: number[];
-  rank: RankCounts;
-}
-
-export interface AssessmentStatistics {
-  reference: CoverageReference;
-  totalProgramCount: number;
-  limit: AmountStatistics;
-  premium: AmountStatistics;
-  retention: AmountStatistics;
-  /** Only when asked for: the peer loss events, without a loss-year filter. */
-  totalLossCount?: number;
-}
 
 const AMOUNTS: { key: "limit" | "premium" | "retention"; column: string; scale: BandScale }[] = [
   { key: "limit", column: "limit_amount", scale: LIMIT_BANDS },
@@ -40,7 +24,7 @@ export async function assessmentStatistics(
   knex: Knex,
   peers: PeerGroup,
   window: TimeWindow,
-  selected: Record<"limit" | "premium" | "retention", Decimal>,
+  selected: SelectedAmounts,
   options: { withLossCount: boolean },
 ): Promise<AssessmentStatistics> {
   const columns: Knex.Raw[] = [knex.raw("count(*) as total_program_count")];

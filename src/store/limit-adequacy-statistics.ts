@@ -1,26 +1,14 @@
 import type { Knex } from "knex";
-import { Decimal } from "../benchmark/decimal.js";
+import { roundHalfAwayFromZero } from "../benchmark/decimal.js";
 import type { LossYearFilter } from "../benchmark/loss-years.js";
-import type { CoverageReference, PeerGroup } from "../benchmark/peer-group.js";
+import type { PeerGroup } from "../benchmark/peer-group.js";
+import type { LimitAdequacyStatistics } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import { coverageReferenceColumns, toCoverageReference } from "./coverage-reference.js";
 import { peerLosses, peerPrograms } from "./peer-filters.js";
-import { quantileSql } from "./sql-fragments.js";
+import { quantileNeighboursSql, quantileOf } from "./sql-fragments.js";
 
-export interface LossCaseRow {
-  lossEventId: bigint;
-  lossAmount: Decimal;
-}
-
-export interface LimitAdequacyStatistics {
-  reference: CoverageReference;
-  /** The peer loss events, by amount then id (SEMANTICS.md section 9). */
-  cases: LossCaseRow[];
-  /** The median limit of the peer programs of `window`, rounded to whole dollars. */
-  medianLimit: Decimal;
-}
-
-/** The cases and the median peer limit, in one statement. */
+/** The cases (by amount, then id) and the median peer limit, in one statement. */
 export async function limitAdequacyStatistics(
   knex: Knex,
   peers: PeerGroup,
@@ -35,14 +23,14 @@ export async function limitAdequacyStatistics(
     .first([
       knex.raw("(select coalesce(array_agg(id order by amount, id), '{}') from cases) as case_ids"),
       knex.raw("(select coalesce(array_agg(amount order by amount, id), '{}') from cases) as case_amounts"),
-      knex.raw(`(select ${quantileSql("0.5", 0)} from limits) as median_limit`),
+      knex.raw(`(select ${quantileNeighboursSql("0.5")} from limits) as median_neighbours`),
+      knex.raw("(select n from limits) as limit_count"),
       ...coverageReferenceColumns(knex, peers.coverageId),
     ]);
-  const ids = row.case_ids as string[];
-  const amounts = row.case_amounts as string[];
+  // Loss ids and amounts are bigint columns of at most 2^53 - 1: exact as numbers.
   return {
     reference: toCoverageReference(row),
-    cases: ids.map((id, i) => ({ lossEventId: BigInt(id), lossAmount: new Decimal(amounts[i]!) })),
-    medianLimit: new Decimal(row.median_limit),
+    cases: { ids: (row.case_ids as string[]).map(Number), amounts: (row.case_amounts as string[]).map(Number) },
+    medianLimit: roundHalfAwayFromZero(quantileOf(Number(row.limit_count), "0.5", row.median_neighbours), 0),
   };
 }

@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { LossYearFilter } from "../benchmark/loss-years.js";
-import type { CoverageReference, PeerGroup } from "../benchmark/peer-group.js";
+import type { PeerGroup } from "../benchmark/peer-group.js";
+import type { PeerCount } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import { coverageReferenceColumns, toCoverageReference } from "./coverage-reference.js";
 import { peerLosses, peerPrograms } from "./peer-filters.js";
@@ -10,7 +11,7 @@ export async function countPeerPrograms(
   knex: Knex,
   peers: PeerGroup,
   window: TimeWindow,
-): Promise<{ reference: CoverageReference; count: number }> {
+): Promise<PeerCount> {
   return countOf(knex, peerPrograms(knex, peers, window), peers.coverageId);
 }
 
@@ -19,7 +20,7 @@ export async function countPeerLosses(
   knex: Knex,
   peers: PeerGroup,
   years: LossYearFilter,
-): Promise<{ reference: CoverageReference; count: number }> {
+): Promise<PeerCount> {
   return countOf(knex, peerLosses(knex, peers, years), peers.coverageId);
 }
 

@@ -1,21 +1,11 @@
 import type { Knex } from "knex";
-import { Decimal } from "../benchmark/decimal.js";
-import type { CoverageReference, PeerGroup } from "../benchmark/peer-group.js";
-import type { RankCounts } from "../benchmark/percentile-rank.js";
+import { Decimal, roundHalfAwayFromZero } from "../benchmark/decimal.js";
+import type { PeerGroup } from "../benchmark/peer-group.js";
+import type { RpmStatistics } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import { coverageReferenceColumns, toCoverageReference } from "./coverage-reference.js";
 import { peerPrograms } from "./peer-filters.js";
-import { quantileSql, RPM_SQL } from "./sql-fragments.js";
-
-export interface RpmStatistics {
-  reference: CoverageReference;
-  firstQuartile: Decimal;
-  median: Decimal;
-  fourthQuartile: Decimal;
-  maxRpm: Decimal;
-  /** Where the client's RPM stands among the peer RPMs. */
-  rank: RankCounts;
-}
+import { quantileNeighboursSql, quantileOf, RPM_SQL } from "./sql-fragments.js";
 
 /**
  * RPM figures of the peer programs with a premium and a positive limit (SEMANTICS.md
@@ -41,17 +31,19 @@ export async function rpmStatistics(knex: Knex, peers: PeerGroup, window: TimeWi
       "max_rpm",
       "below",
       "equal",
-      knex.raw(`${quantileSql("0.25", 2)} as first_quartile`),
-      knex.raw(`${quantileSql("0.5", 2)} as median`),
-      knex.raw(`${quantileSql("0.75", 2)} as fourth_quartile`),
+      knex.raw(`${quantileNeighboursSql("0.25")} as first_quartile`),
+      knex.raw(`${quantileNeighboursSql("0.5")} as median`),
+      knex.raw(`${quantileNeighboursSql("0.75")} as fourth_quartile`),
       ...coverageReferenceColumns(knex, peers.coverageId),
     ]);
+  const n = Number(row.n);
+  const quartile = (p: "0.25" | "0.5" | "0.75", column: string) => roundHalfAwayFromZero(quantileOf(n, p, row[column]), 2);
   return {
     reference: toCoverageReference(row),
-    firstQuartile: new Decimal(row.first_quartile),
-    median: new Decimal(row.median),
-    fourthQuartile: new Decimal(row.fourth_quartile),
+    firstQuartile: quartile("0.25", "first_quartile"),
+    median: quartile("0.5", "median"),
+    fourthQuartile: quartile("0.75", "fourth_quartile"),
     maxRpm: new Decimal(row.max_rpm),
-    rank: { below: Number(row.below), equal: Number(row.equal), total: Number(row.n) },
+    rank: { below: Number(row.below), equal: Number(row.equal), total: n },
   };
 }

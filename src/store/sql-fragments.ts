@@ -1,4 +1,6 @@
 import type { BandScale } from "../benchmark/bands.js";
+import { Decimal } from "../benchmark/decimal.js";
+import { interpolate, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
 
 /**
  * SQL text for figures computed exactly in PostgreSQL numeric. Only fixed column
@@ -6,14 +8,21 @@ import type { BandScale } from "../benchmark/bands.js";
  */
 
 /**
- * The quantile q(p) of the sorted array `s` of `n` values (SEMANTICS.md section 5),
- * interpolated by hand between the two neighbours: PostgreSQL's percentile_cont
- * returns double precision, which is not exact (NOTES.md). 0 when n = 0.
+ * The two neighbours s[i] and s[i + 1] of the quantile q(p) in the sorted array `s`
+ * of `n` values, i = floor((n - 1)p), as a two-element array (null when n = 0);
+ * src/benchmark/quantile.ts interpolates them exactly. PostgreSQL's percentile_cont
+ * returns double precision, which is not exact (NOTES.md).
  */
-export function quantileSql(p: "0.25" | "0.5" | "0.75", places: number, s = "s", n = "n"): string {
-  const h = `((${n} - 1) * ${p})`;
-  const i = `floor(${h})::int`;
-  return `case when ${n} = 0 then 0 else round(${s}[${i} + 1] + (${h} - floor(${h})) * coalesce(${s}[${i} + 2] - ${s}[${i} + 1], 0), ${places}) end`;
+export function quantileNeighboursSql(p: QuantileLevel, s = "s", n = "n"): string {
+  const i = `floor((${n} - 1) * ${p})::int`;
+  return `case when ${n} = 0 then null else array[${s}[${i} + 1], ${s}[${i} + 2]] end`;
+}
+
+/** q(p) from the neighbours that quantileNeighboursSql selected (s[i + 1] is null past the end). */
+export function quantileOf(n: number, p: QuantileLevel, neighbours: (string | null)[] | null): Decimal {
+  const [lower, upper] = neighbours ?? [];
+  if (n === 0 || lower == null) return new Decimal(0);
+  return interpolate(new Decimal(lower), upper == null ? undefined : new Decimal(upper), quantilePosition(n, p).fraction);
 }
 
 /**
@@ -22,7 +31,8 @@ export function quantileSql(p: "0.25" | "0.5" | "0.75", places: number, s = "s",
  * a, b >= 0, with a = premium * 10^8 and b = limit giving RPM in cents. No division
  * is rounded on the way, so no double rounding.
  */
-export const RPM_SQL = "div(premium * 200000000 + limit_amount, limit_amount * 2) * 0.01";
+export const RPM_CENTS_SQL = "div(premium * 200000000 + limit_amount, limit_amount * 2)";
+export const RPM_SQL = `${RPM_CENTS_SQL} * 0.01`;
 
 /** Counts per band, `(lower, upper]`, as one array column; the bounds as bindings. */
 export function bandCountsSql(scale: BandScale, column: string): { sql: string; bindings: string[] } {

@@ -1,7 +1,9 @@
 // Property test of the analytics figures: for random data sets and random valid peer
 // groups, every assessment, RPM, count and limit-adequacy answer of the real server
 // (over REST) must equal the plain reference model of test/benchmark/reference, which
-// implements SEMANTICS.md sections 1-9 and 11 literally.
+// implements SEMANTICS.md sections 1-9 and 11 literally. Every request goes to two
+// servers on the same database, one per engine (PostgreSQL, the peer index), so the
+// two engines are held to the same answers.
 //
 // Reproduce a run with CPB_PROPERTY_SEED=<seed> (printed below); CPB_PROPERTY_GROUPS
 // sets the number of peer groups per data set.
@@ -9,6 +11,7 @@ import t from "tap";
 import { importDataset } from "../../src/ingest/import-dataset.js";
 import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
 import { createTestDatabase } from "../helpers/database.js";
+import { ENGINES, startPeerIndex } from "../helpers/peer-index.js";
 import { startTestServer } from "../helpers/server.js";
 import { readCsv } from "../ingest/helpers/read-csv.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
@@ -20,7 +23,7 @@ import { toBody, toQuery } from "./helpers/wire-request.js";
 import type { ReferenceRequest } from "./reference/model-types.js";
 
 const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-analytics-1";
-const GROUPS = Number(process.env.CPB_PROPERTY_GROUPS ?? 40);
+const GROUPS = Number(process.env.CPB_PROPERTY_GROUPS ?? 20);
 /** Most data sets lead up to 2026-08-31; a few end on other month ends (2024-02-29 clamps to 2023-02-28). */
 const AS_OF_DATES = ["2026-08-31", "2026-08-31", "2026-08-31", "2026-08-31", "2024-02-29", "2025-03-31", "2026-05-31"];
 /** Mismatches shown in full per operation and data set; the rest are counted. */
@@ -99,10 +102,14 @@ for (const datasetCase of cases) {
   t.test(datasetCase.name, async (t) => {
     const dir = await createTempDir(t, "cpb-property-");
     await datasetCase.write(dir);
-    const { knex } = await createTestDatabase(t);
+    const { knex, url } = await createTestDatabase(t);
     await importDataset(knex, dir);
     const logLines: object[] = [];
-    const server = await startTestServer(t, knex, { asOf: datasetCase.asOf, logLines });
+    const peerIndex = await startPeerIndex(t, knex, url);
+    const servers = {
+      sql: await startTestServer(t, knex, { asOf: datasetCase.asOf, logLines }),
+      index: await startTestServer(t, knex, { asOf: datasetCase.asOf, logLines, peerIndex }),
+    };
     const source = await loadSource(dir);
     const random = createSeededRandom(`${SEED}/${datasetCase.name}`);
     const mismatches = new Map<string, number>();
@@ -110,33 +117,38 @@ for (const datasetCase of cases) {
     for (let group = 0; group < GROUPS; group++) {
       const request = drawRequest(source, random, datasetCase.asOf);
       for (const operation of ANALYTICS_OPERATIONS) {
-        const call = buildCall(server.url, operation, request, random);
         const expected = operation.expected(source.dataset, request, datasetCase.asOf);
-        const { status, json, text, requestId } = await perform(call);
-        const agrees = status === 200 && json !== undefined && sameJson(json, expected);
-        if (agrees) {
-          t.pass(`${operation.name} #${group}`);
-          continue;
+        const wire = buildCall("", operation, request, random);
+        for (const engine of ENGINES) {
+          const server = servers[engine];
+          const call = { ...wire, url: `${server.url}${wire.url}` };
+          const name = `${operation.name} (${engine})`;
+          const { status, json, text, requestId } = await perform(call);
+          const agrees = status === 200 && json !== undefined && sameJson(json, expected);
+          if (agrees) {
+            t.pass(`${name} #${group}`);
+            continue;
+          }
+          const seen = (mismatches.get(name) ?? 0) + 1;
+          mismatches.set(name, seen);
+          if (seen > SHOWN_PER_OPERATION) continue;
+          const context = {
+            seed: SEED,
+            dataset: datasetCase.name,
+            group,
+            normalized: request,
+            call: { method: call.method, url: wire.url, body: call.body, contentType: call.contentType },
+          };
+          if (status !== 200) {
+            // The server's error log of this request says why (a 500 answer never does).
+            const errors = logLines
+              .map((line) => line as { requestId?: string; level?: number; err?: { message?: string } })
+              .filter((line) => line.requestId === requestId && (line.level ?? 0) >= 40)
+              .map((line) => (line.err?.message ?? JSON.stringify(line)).split(" - ").pop() ?? "");
+            t.fail(`${name}: status ${status}`, { ...context, answer: text.slice(0, 2000), log: errors });
+          }
+          else t.strictSame(json, expected, `${name} #${group}: answer differs from the reference`, context);
         }
-        const seen = (mismatches.get(operation.name) ?? 0) + 1;
-        mismatches.set(operation.name, seen);
-        if (seen > SHOWN_PER_OPERATION) continue;
-        const context = {
-          seed: SEED,
-          dataset: datasetCase.name,
-          group,
-          normalized: request,
-          call: { method: call.method, url: call.url.replace(server.url, ""), body: call.body, contentType: call.contentType },
-        };
-        if (status !== 200) {
-          // The server's error log of this request says why (a 500 answer never does).
-          const errors = logLines
-            .map((line) => line as { requestId?: string; level?: number; err?: { message?: string } })
-            .filter((line) => line.requestId === requestId && (line.level ?? 0) >= 40)
-            .map((line) => (line.err?.message ?? JSON.stringify(line)).split(" - ").pop() ?? "");
-          t.fail(`${operation.name}: status ${status}`, { ...context, answer: text.slice(0, 2000), log: errors });
-        }
-        else t.strictSame(json, expected, `${operation.name} #${group}: answer differs from the reference`, context);
       }
     }
     for (const [name, count] of mismatches) {

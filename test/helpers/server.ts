@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import { pino } from "pino";
 import type { Authenticator } from "../../src/auth/authenticator.js";
+import type { PeerIndex } from "../../src/peer-index/peer-index.js";
 import { createApp } from "../../src/server/create-app.js";
 import { startHttpServer, type RunningServer } from "../../src/server/http-server.js";
 
@@ -23,7 +24,7 @@ interface Teardown {
 export async function startTestServer(
   t: Teardown,
   knex: Knex,
-  options: { authenticator?: Authenticator; logLines?: object[]; asOf?: string } = {},
+  options: { authenticator?: Authenticator; logLines?: object[]; asOf?: string; peerIndex?: PeerIndex } = {},
 ): Promise<RunningServer> {
   const log = pino(
     { level: "info" },
@@ -34,6 +35,7 @@ export async function startTestServer(
     authenticator: options.authenticator ?? anonymousAuthenticator,
     log,
     asOf: options.asOf,
+    peerIndex: options.peerIndex,
   });
   const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
   t.teardown(() => server.close(1_000));

@@ -4,6 +4,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS, type BandScale } from "../../src/benchmark/bands.js";
 import { createTestDatabase } from "../helpers/database.js";
+import { ENGINES, startPeerIndex } from "../helpers/peer-index.js";
 import { startTestServer } from "../helpers/server.js";
 import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
 
@@ -34,10 +35,11 @@ function bands(scale: BandScale, counts: Record<number, number>) {
 const sentence = (what: string, amount: string, nth: string) =>
   `The selected company's ${what} of ${amount} puts it in the ${nth} percentile in relation to its peers.`;
 
-t.test("hand-worked figures", async (t) => {
-  const { knex } = await createTestDatabase(t);
+for (const engine of ENGINES) t.test(`hand-worked figures (${engine})`, async (t) => {
+  const { knex, url } = await createTestDatabase(t);
   await insertAnalyticsFixture(knex);
-  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF });
+  const peerIndex = engine === "index" ? await startPeerIndex(t, knex, url) : undefined;
+  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, peerIndex });
   const post = async <T = unknown>(path: string, body: object) => {
     const res = await fetch(`${server.url}${P}/${path}`, { method: "POST", body: JSON.stringify(body) });
     return (await res.json()) as T;

@@ -1,0 +1,24 @@
+import type { Decimal } from "./decimal.js";
+import type { LossYearFilter } from "./loss-years.js";
+import type { CoverageReference, PeerGroup } from "./peer-group.js";
+import type { AssessmentStatistics, LimitAdequacyStatistics, PeerCount, RpmStatistics } from "./peer-statistics.js";
+import type { TimeWindow } from "./time-window.js";
+
+/** The selected company's amounts that an assessment places among its peers, in exact cents. */
+export type SelectedAmounts = Record<"limit" | "premium" | "retention", Decimal>;
+
+/**
+ * What the services ask of the data, whichever engine answers: PostgreSQL (the
+ * reference, and the engine when the data outgrows memory) or the in-memory peer
+ * index. Every answer carries the coverage reference, so a request is checked and
+ * answered from one consistent read.
+ */
+export interface PeerEngine {
+  coverageReference(coverageId: number): Promise<CoverageReference>;
+  assessment(peers: PeerGroup, window: TimeWindow, selected: SelectedAmounts, options: { withLossCount: boolean }): Promise<AssessmentStatistics>;
+  rpm(peers: PeerGroup, window: TimeWindow, clientRpm: Decimal): Promise<RpmStatistics>;
+  programCount(peers: PeerGroup, window: TimeWindow): Promise<PeerCount>;
+  lossCount(peers: PeerGroup, years: LossYearFilter): Promise<PeerCount>;
+  /** The cases of `years`, and the median limit of `window` (the default window). */
+  limitAdequacy(peers: PeerGroup, years: LossYearFilter, window: TimeWindow): Promise<LimitAdequacyStatistics>;
+}

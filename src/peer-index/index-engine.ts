@@ -1,0 +1,113 @@
+import type { LossYearFilter } from "../benchmark/loss-years.js";
+import type { PeerEngine } from "../benchmark/peer-engine.js";
+import type { CoverageReference } from "../benchmark/peer-group.js";
+import type { TimeWindow } from "../benchmark/time-window.js";
+import { casesInOrder, lossYearRange } from "./loss-figures.js";
+import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
+import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
+import { scratchRows } from "./scratch.js";
+import type { CoverageSlices, PeerSnapshot } from "./snapshot.js";
+
+/** What an unknown coverage reads as: nothing, so the service answers 400 as with SQL. */
+const UNKNOWN_COVERAGE: CoverageSlices = { lineOfBusinessIds: [], programs: { start: 0, end: 0 }, losses: { start: 0, end: 0 }, exact: true };
+
+interface Opened {
+  snapshot: PeerSnapshot;
+  coverage: CoverageSlices;
+  reference: CoverageReference;
+}
+
+/**
+ * The peer engine of the in-memory index. Each call takes the current snapshot once
+ * and computes its whole answer from it synchronously, so a request never mixes two
+ * dataset versions. With no snapshot to answer from (before the first build, or one
+ * known to be stale), or for a coverage the index cannot hold exactly, it hands the
+ * call to `fallback`, the SQL engine.
+ */
+export function createIndexPeerEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine): PeerEngine {
+  /** The snapshot and coverage to answer from, or undefined to ask the fallback. */
+  function open(coverageId: number): Opened | undefined {
+    const snapshot = currentSnapshot();
+    if (!snapshot) return undefined;
+    const coverage = snapshot.coverages.get(coverageId);
+    if (!coverage) return { snapshot, coverage: UNKNOWN_COVERAGE, reference: { coverageKnown: false, lineOfBusinessIds: [] } };
+    if (!coverage.exact) return undefined;
+    return { snapshot, coverage, reference: { coverageKnown: true, lineOfBusinessIds: coverage.lineOfBusinessIds } };
+  }
+
+  return {
+    async coverageReference(coverageId) {
+      return open(coverageId)?.reference ?? fallback.coverageReference(coverageId);
+    },
+
+    async assessment(peers, window, selected, options) {
+      const opened = open(peers.coverageId);
+      if (!opened) return fallback.assessment(peers, window, selected, options);
+      const filter = compilePeerFilter(opened.snapshot, peers);
+      const { rows, count } = matchPrograms(opened, filter, window);
+      return {
+        reference: opened.reference,
+        totalProgramCount: count,
+        ...assessmentFigures(opened.snapshot.programs, rows, count, selected),
+        totalLossCount: options.withLossCount ? matchLosses(opened, filter, { kind: "any" }).count : undefined,
+      };
+    },
+
+    async rpm(peers, window, clientRpm) {
+      const opened = open(peers.coverageId);
+      if (!opened) return fallback.rpm(peers, window, clientRpm);
+      const { rows, count } = matchPrograms(opened, compilePeerFilter(opened.snapshot, peers), window);
+      return { reference: opened.reference, ...rpmFiguresOfRows(opened.snapshot.programs, opened.snapshot.largeRpms, rows, count, clientRpm) };
+    },
+
+    async programCount(peers, window) {
+      const opened = open(peers.coverageId);
+      if (!opened) return fallback.programCount(peers, window);
+      return { reference: opened.reference, count: matchPrograms(opened, compilePeerFilter(opened.snapshot, peers), window).count };
+    },
+
+    async lossCount(peers, years) {
+      const opened = open(peers.coverageId);
+      if (!opened) return fallback.lossCount(peers, years);
+      return { reference: opened.reference, count: matchLosses(opened, compilePeerFilter(opened.snapshot, peers), years).count };
+    },
+
+    async limitAdequacy(peers, years, window) {
+      const opened = open(peers.coverageId);
+      if (!opened) return fallback.limitAdequacy(peers, years, window);
+      const filter = compilePeerFilter(opened.snapshot, peers);
+      const programs = matchPrograms(opened, filter, window);
+      const medianLimit = medianLimitOfRows(opened.snapshot.programs, programs.rows, programs.count);
+      const losses = matchLosses(opened, filter, years);
+      const cases = casesInOrder(opened.snapshot.losses, opened.coverage.losses, losses.rows, losses.count);
+      return { reference: opened.reference, cases, medianLimit };
+    },
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+/** A YYYY-MM-DD date as days since 1970-01-01, the programs' day column. */
+function dayNumber(date: string): number {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  return Math.round(utc.getTime() / DAY_MS);
+}
+
+/** The peer programs: the coverage's window (start < effective date <= end, SEMANTICS.md section 2) is one range. */
+function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, window: TimeWindow) {
+  const { start, end } = coverage.programs;
+  const day = snapshot.programs.day;
+  const first = firstAbove(day, start, end, dayNumber(window.start));
+  const last = firstAbove(day, start, end, dayNumber(window.end));
+  const rows = scratchRows(last - first);
+  return { rows, count: matchRows(snapshot.programs, filter, first, last, rows) };
+}
+
+/** The peer loss events passing the loss-year filter: the coverage's years are one range. */
+function matchLosses({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, years: LossYearFilter) {
+  const range = lossYearRange(snapshot.losses, coverage.losses, years);
+  const rows = scratchRows(range.end - range.start);
+  return { rows, count: matchRows(snapshot.losses, filter, range.start, range.end, rows) };
+}

@@ -1,0 +1,89 @@
+import { Decimal } from "../benchmark/decimal.js";
+import type { PeerGroup } from "../benchmark/peer-group.js";
+import { naicsTable } from "./naics-key.js";
+import type { CompanyColumns, PeerSnapshot } from "./snapshot.js";
+
+/**
+ * A peer group's company and line-of-business rules (SEMANTICS.md section 1) compiled
+ * against one snapshot: lookup tables for NAICS keys, organization types and lines,
+ * and the exposure bounds as exact numbers.
+ */
+export interface CompiledPeerFilter {
+  naics: Uint8Array;
+  organizations: Uint8Array;
+  lines: Uint8Array;
+  exposure: "revenues" | "employees" | "marketCap";
+  low: number;
+  high: number;
+}
+
+// Every stored exposure is at most 2^53 - 1 in a coverage the index serves, so a bound
+// beyond it can be clamped to 2^53 (exact as a double) without changing any comparison.
+const CEILING = 2 ** 53;
+
+export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): CompiledPeerFilter {
+  const organizations = new Uint8Array(snapshot.organizationTypes.length);
+  if (peers.organizationTypes.length === 0) organizations.fill(1);
+  for (const code of peers.organizationTypes) {
+    const index = snapshot.organizationIndex.get(code);
+    if (index !== undefined) organizations[index] = 1;
+  }
+  const lines = new Uint8Array(snapshot.lineOfBusinessIds.length);
+  if (peers.lineOfBusinessIds.length === 0) lines.fill(1);
+  for (const id of peers.lineOfBusinessIds) {
+    const index = snapshot.lineIndex.get(id);
+    if (index !== undefined) lines[index] = 1;
+  }
+  // Revenues and market cap are held in cents; employees in heads, whole numbers, so
+  // low <= e <= high is ceil(low) <= e <= floor(high).
+  const [low, high] =
+    peers.exposure === "employees"
+      ? [peers.exposureLow.ceil(), peers.exposureHigh.floor()]
+      : [peers.exposureLow.times(100), peers.exposureHigh.times(100)];
+  return {
+    naics: naicsTable(peers.naics2, peers.naics3),
+    organizations,
+    lines,
+    exposure: peers.exposure === "market_cap" ? "marketCap" : peers.exposure,
+    low: clamp(low),
+    high: clamp(high),
+  };
+}
+
+function clamp(value: Decimal): number {
+  return Decimal.min(value, CEILING).toNumber();
+}
+
+/**
+ * Writes the rows of [start, end) whose company and line match into `out`, in row
+ * order; returns how many. The one pass every operation makes over its range.
+ */
+export function matchRows(columns: CompanyColumns, filter: CompiledPeerFilter, start: number, end: number, out: Uint32Array): number {
+  const { naics, organization, line } = columns;
+  const exposure = columns[filter.exposure];
+  const { low, high } = filter;
+  const naicsOk = filter.naics;
+  const organizationOk = filter.organizations;
+  const lineOk = filter.lines;
+  let count = 0;
+  for (let i = start; i < end; i++) {
+    if (naicsOk[naics[i]!] === 1 && organizationOk[organization[i]!] === 1 && lineOk[line[i]!] === 1) {
+      const value = exposure[i]!;
+      // NaN, an unknown exposure, fails both comparisons.
+      if (value >= low && value <= high) out[count++] = i;
+    }
+  }
+  return count;
+}
+
+/** The first row of [start, end) whose key exceeds `value`, keys ascending (binary search). */
+export function firstAbove(keys: Int32Array, start: number, end: number, value: number): number {
+  let lo = start;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! > value) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}

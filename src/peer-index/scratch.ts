@@ -1,0 +1,28 @@
+/**
+ * Per-process scratch space for one request's computation, grown to the largest
+ * coverage seen and reused. Safe because every scan runs to its end synchronously:
+ * no request can interleave with another inside one.
+ */
+let rows = new Uint32Array(0);
+let values = new Float64Array(0);
+let words = new Uint32Array(0);
+
+/** Room for `size` row numbers. */
+export function scratchRows(size: number): Uint32Array {
+  if (rows.length < size) rows = new Uint32Array(size);
+  return rows;
+}
+
+/** Room for `size` values. */
+export function scratchValues(size: number): Float64Array {
+  if (values.length < size) values = new Float64Array(size);
+  return values;
+}
+
+/** A bit set of `size` bits, all clear. */
+export function scratchBits(size: number): Uint32Array {
+  const needed = Math.ceil(size / 32);
+  if (words.length < needed) words = new Uint32Array(needed);
+  words.fill(0, 0, needed);
+  return words;
+}

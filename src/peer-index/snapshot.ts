@@ -1,0 +1,109 @@
+/**
+ * The peer index's data: an immutable, columnar snapshot of the peer facts of one
+ * dataset version. Programs and loss events are rows of typed-array columns, each
+ * row carrying its company's attributes (NAICS, organization type, exposures), so a
+ * peer group is read in one sequential pass with no join.
+ *
+ * Programs are sorted by (coverage, effective date): a coverage's window is one
+ * contiguous range, found by binary search. Loss events are sorted by (coverage,
+ * loss year), and each carries its rank in answer order (amount, then id) within its
+ * coverage, so the cases of a peer group come out in order without a sort.
+ *
+ * Amounts are exact integers (cents, dollars or heads) held in float64 columns, exact
+ * up to 2^53 - 1; NaN is SQL NULL. A coverage holding an amount or exposure beyond that
+ * is marked inexact and served by SQL instead (see CoverageSlices.exact); an RPM beyond
+ * it, which a tiny limit makes, is kept exactly as a BigInt beside the column.
+ */
+
+/** A run of rows [start, end). */
+export interface RowRange {
+  start: number;
+  end: number;
+}
+
+/** What the snapshot holds of one coverage. */
+export interface CoverageSlices {
+  /** Its lines of business, ascending (the coverage reference of SEMANTICS.md section 11). */
+  lineOfBusinessIds: number[];
+  programs: RowRange;
+  losses: RowRange;
+  /**
+   * Every amount, exposure and RPM of its rows is at most 2^53 - 1, so every figure
+   * computed here is exact; when false, the index answers nothing for this coverage.
+   */
+  exact: boolean;
+}
+
+/** The company attributes every row carries (SEMANTICS.md section 1). */
+export interface CompanyColumns {
+  /** NAICS prefixes as one key (naics-key.ts). */
+  naics: Uint16Array;
+  /** Index into PeerSnapshot.organizationTypes. */
+  organization: Uint32Array;
+  /** Index into PeerSnapshot.lineOfBusinessIds (of the row, not of the company). */
+  line: Uint32Array;
+  /** Cents; NaN unknown. */
+  revenues: Float64Array;
+  /** Heads; NaN unknown. */
+  employees: Float64Array;
+  /** Cents; NaN unknown. */
+  marketCap: Float64Array;
+}
+
+export interface ProgramColumns extends CompanyColumns {
+  /** Effective date, in days since 1970-01-01; ascending within a coverage. */
+  day: Int32Array;
+  /** Cents; NaN none. */
+  limit: Float64Array;
+  premium: Float64Array;
+  retention: Float64Array;
+  /** Band index of each amount (SEMANTICS.md section 4), 255 for none; computed once, at build. */
+  limitBand: Uint8Array;
+  premiumBand: Uint8Array;
+  retentionBand: Uint8Array;
+  /**
+   * The program's RPM in cents, rounded once (SEMANTICS.md section 7); NaN when it has
+   * none. A tiny limit makes a huge RPM: above 2^53 - 1 this is only an approximation
+   * and the exact value is in PeerSnapshot.largeRpms.
+   */
+  rpm: Float64Array;
+}
+
+export interface LossColumns extends CompanyColumns {
+  /** Loss year (SEMANTICS.md section 3); ascending within a coverage. */
+  year: Int32Array;
+  /** Total amount, whole dollars. */
+  amount: Float64Array;
+  id: Float64Array;
+  /** For each coverage's rank in answer order (amount, then id), offset by the coverage's start: the row. */
+  rowByRank: Uint32Array;
+  /** The row's rank in answer order within its coverage. */
+  rank: Uint32Array;
+}
+
+export interface PeerSnapshot {
+  /** The dataset version the snapshot was read at (one REPEATABLE READ transaction). */
+  readonly version: number;
+  readonly coverages: ReadonlyMap<number, CoverageSlices>;
+  /** Dense line-of-business indexes: the id of each, and back. */
+  readonly lineOfBusinessIds: readonly number[];
+  readonly lineIndex: ReadonlyMap<number, number>;
+  /** Dense organization-type indexes, upper-case codes. */
+  readonly organizationTypes: readonly string[];
+  readonly organizationIndex: ReadonlyMap<string, number>;
+  readonly programs: ProgramColumns;
+  /** Exact RPMs in cents of the program rows whose RPM is above 2^53 - 1. */
+  readonly largeRpms: ReadonlyMap<number, bigint>;
+  readonly losses: LossColumns;
+  /** Rows of the largest coverage: the size of per-request scratch space. */
+  readonly largestCoverage: number;
+}
+
+/** Bytes held by the snapshot's columns. */
+export function snapshotBytes(snapshot: PeerSnapshot): number {
+  let bytes = 0;
+  for (const columns of [snapshot.programs, snapshot.losses]) {
+    for (const column of Object.values(columns) as ArrayBufferView[]) bytes += column.byteLength;
+  }
+  return bytes;
+}

@@ -1,0 +1,24 @@
+import type { Knex } from "knex";
+import type { PeerEngine } from "../benchmark/peer-engine.js";
+import { assessmentStatistics } from "./assessment-statistics.js";
+import { findCoverageReference } from "./coverage-reference.js";
+import { limitAdequacyStatistics } from "./limit-adequacy-statistics.js";
+import { countPeerLosses, countPeerPrograms } from "./peer-counts.js";
+import { rpmStatistics } from "./rpm-statistics.js";
+
+/**
+ * The peer engine of PostgreSQL: every operation one statement, exact in numeric.
+ * It is the reference the peer index is tested against, and the engine when the
+ * data outgrows a server's memory (PEER_INDEX=off), where read replicas or Citus
+ * carry the load.
+ */
+export function createSqlPeerEngine(knex: Knex): PeerEngine {
+  return {
+    coverageReference: (coverageId) => findCoverageReference(knex, coverageId),
+    assessment: (peers, window, selected, options) => assessmentStatistics(knex, peers, window, selected, options),
+    rpm: (peers, window, clientRpm) => rpmStatistics(knex, peers, window, clientRpm),
+    programCount: (peers, window) => countPeerPrograms(knex, peers, window),
+    lossCount: (peers, years) => countPeerLosses(knex, peers, years),
+    limitAdequacy: (peers, years, window) => limitAdequacyStatistics(knex, peers, years, window),
+  };
+}

@@ -1,0 +1,134 @@
+// The peer index against PostgreSQL, engine to engine: for data sets made to break a
+// columnar engine (band bounds and one cent either side, empty amounts, ties, amounts
+// at and past 2^53 cents, empty peer groups) and generated ones, every engine call on
+// random peer groups must give identical statistics. Coverages holding an amount the
+// index cannot hold exactly must be handed to SQL, and only those.
+//
+// Reproduce with CPB_PROPERTY_SEED=<seed>; CPB_ENGINE_GROUPS sets the groups per data set.
+import t from "tap";
+import { Decimal } from "../../src/benchmark/decimal.js";
+import type { PeerEngine } from "../../src/benchmark/peer-engine.js";
+import { DEFAULT_TRAILING, timeWindow } from "../../src/benchmark/time-window.js";
+import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
+import { importDataset } from "../../src/ingest/import-dataset.js";
+import { buildSnapshot } from "../../src/peer-index/build-snapshot.js";
+import { createIndexPeerEngine } from "../../src/peer-index/index-engine.js";
+import { createSqlPeerEngine } from "../../src/store/sql-peer-engine.js";
+import { createSeededRandom, type SeededRandom } from "../benchmark/helpers/seeded-random.js";
+import { createTestDatabase } from "../helpers/database.js";
+import { createTempDir } from "../ingest/helpers/temp-dir.js";
+import { readCsv } from "../ingest/helpers/read-csv.js";
+import { HOSTILE_AS_OF, writeHostileDataset } from "./helpers/hostile-dataset.js";
+import { drawLossYears, drawPeerGroup, drawRpm, drawSelected, drawWindow, type DrawPool } from "./helpers/random-peer-group.js";
+
+const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-engines-1";
+const GROUPS = Number(process.env.CPB_ENGINE_GROUPS ?? 150);
+t.comment(`engine seed: ${SEED} (set CPB_PROPERTY_SEED to reproduce), ${GROUPS} peer groups per data set`);
+
+interface DatasetCase {
+  name: string;
+  asOf: string;
+  write(dir: string, random: SeededRandom): Promise<unknown>;
+  /** Coverages the index must hand to SQL. */
+  sqlCoverages: number[];
+}
+
+const cases: DatasetCase[] = [
+  { name: "hostile", asOf: HOSTILE_AS_OF, write: (dir, random) => writeHostileDataset(dir, random), sqlCoverages: [2] },
+  { name: "hostile, 4x", asOf: HOSTILE_AS_OF, write: (dir, random) => writeHostileDataset(dir, random, 4), sqlCoverages: [2] },
+  ...["a", "b"].map((seed) => ({
+    name: `generated ${seed}`,
+    asOf: "2026-08-31",
+    write: (dir: string) => generateDataset(dir, { companies: 300, programs: 3000, losses: 600, seed: `${SEED}-${seed}`, asOf: "2026-08-31" }),
+    sqlCoverages: [],
+  })),
+];
+
+/** The engine, with a count of the calls it answered for each coverage. */
+function counted(engine: PeerEngine, calls: Map<number, number>): PeerEngine {
+  const count = (coverageId: number) => calls.set(coverageId, (calls.get(coverageId) ?? 0) + 1);
+  return {
+    coverageReference: (id) => (count(id), engine.coverageReference(id)),
+    assessment: (peers, ...rest) => (count(peers.coverageId), engine.assessment(peers, ...rest)),
+    rpm: (peers, ...rest) => (count(peers.coverageId), engine.rpm(peers, ...rest)),
+    programCount: (peers, ...rest) => (count(peers.coverageId), engine.programCount(peers, ...rest)),
+    lossCount: (peers, ...rest) => (count(peers.coverageId), engine.lossCount(peers, ...rest)),
+    limitAdequacy: (peers, ...rest) => (count(peers.coverageId), engine.limitAdequacy(peers, ...rest)),
+  };
+}
+
+/** Statistics as plain JSON: decimals as their exact text, typed arrays as lists. */
+function plain(value: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) => {
+      if (v instanceof Decimal) return `decimal ${v.toFixed()}`;
+      if (ArrayBuffer.isView(v)) return Array.from(v as Float64Array);
+      return v;
+    }),
+  );
+}
+
+async function drawPool(dir: string): Promise<DrawPool> {
+  const [companies, programs, losses, lines, coverages] = await Promise.all(
+    ["companies.csv", "programs.csv", "losses.csv", "lines_of_business.csv", "coverages.csv"].map((file) => readCsv(dir, file)),
+  );
+  return {
+    naics: companies!.map((c) => c.naics ?? ""),
+    coverageIds: coverages!.map((c) => Number(c.coverage_id)),
+    lineOfBusinessIds: lines!.map((l) => Number(l.line_of_business_id)),
+    organizationTypes: [...new Set(companies!.map((c) => (c.organization_type ?? "").toUpperCase()))],
+    amounts: [
+      ...companies!.flatMap((c) => [c.revenues ?? "", c.employees ?? "", c.market_cap ?? ""]),
+      ...programs!.flatMap((p) => [p.limit ?? "", p.premium ?? "", p.retention ?? ""]),
+      ...losses!.map((l) => l.total_amount ?? ""),
+    ].filter((text) => text !== ""),
+    years: losses!.map((l) => Number((l.accident_date || l.filing_date || "2020").slice(0, 4))),
+  };
+}
+
+for (const datasetCase of cases) {
+  t.test(datasetCase.name, async (t) => {
+    const random = createSeededRandom(`${SEED}/${datasetCase.name}`);
+    const dir = await createTempDir(t, "cpb-engines-");
+    await datasetCase.write(dir, random);
+    const { knex, url } = await createTestDatabase(t);
+    await importDataset(knex, dir);
+    const snapshot = await buildSnapshot(url);
+    const fallbackCalls = new Map<number, number>();
+    const sql = createSqlPeerEngine(knex);
+    const index = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls));
+    const pool = await drawPool(dir);
+
+    t.strictSame(
+      [...snapshot.coverages].filter(([, c]) => !c.exact).map(([id]) => id),
+      datasetCase.sqlCoverages,
+      "exactly the coverages with values past 2^53 - 1 are left to SQL",
+    );
+    if (datasetCase.name.startsWith("hostile")) t.ok(snapshot.largeRpms.size > 0, "RPMs past 2^53 - 1 cents are held exactly, in BigInt");
+
+    let mismatches = 0;
+    for (let group = 0; group < GROUPS && mismatches < 5; group++) {
+      const peers = drawPeerGroup(pool, random);
+      const window = drawWindow(datasetCase.asOf, random);
+      const years = drawLossYears(pool, random);
+      const calls: [string, (engine: PeerEngine) => Promise<unknown>][] = [
+        ["coverageReference", (e) => e.coverageReference(peers.coverageId)],
+        ["assessment", (e) => e.assessment(peers, window, drawSelected(pool, createSeededRandom(`${SEED}/${group}`)), { withLossCount: group % 2 === 0 })],
+        ["rpm", (e) => e.rpm(peers, window, drawRpm(pool, createSeededRandom(`${SEED}/rpm/${group}`)))],
+        ["programCount", (e) => e.programCount(peers, window)],
+        ["lossCount", (e) => e.lossCount(peers, years)],
+        ["limitAdequacy", (e) => e.limitAdequacy(peers, years, timeWindow(datasetCase.asOf, DEFAULT_TRAILING))],
+      ];
+      for (const [name, call] of calls) {
+        const [expected, actual] = [plain(await call(sql)), plain(await call(index))];
+        if (JSON.stringify(expected) === JSON.stringify(actual)) continue;
+        mismatches++;
+        t.strictSame(actual, expected, `${name} #${group} differs`, { peers: plain(peers), window, years });
+      }
+    }
+    t.equal(mismatches, 0, `${GROUPS} peer groups, six calls each, answered identically`);
+    const unexpected = [...fallbackCalls.keys()].filter((id) => !datasetCase.sqlCoverages.includes(id));
+    t.strictSame(unexpected, [], "the index answered every other coverage itself");
+    if (datasetCase.sqlCoverages.length) t.ok(fallbackCalls.size > 0, "calls on the inexact coverage went to SQL");
+  });
+}

@@ -1,0 +1,59 @@
+// The index's life: not ready before its first snapshot, a new snapshot for each new
+// dataset version, and never an old snapshot passed off as current when a build fails
+// (the database may be away): SQL answers then, and the index recovers by itself.
+import { pino } from "pino";
+import t from "tap";
+import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
+import { importDataset } from "../../src/ingest/import-dataset.js";
+import { buildSnapshot } from "../../src/peer-index/build-snapshot.js";
+import { createPeerIndex } from "../../src/peer-index/peer-index.js";
+import { createTestDatabase } from "../helpers/database.js";
+import { waitFor } from "../helpers/peer-index.js";
+import { startTestServer } from "../helpers/server.js";
+import { createTempDir } from "../ingest/helpers/temp-dir.js";
+
+t.test("builds, follows versions, steps aside when stale, recovers", async (t) => {
+  const { knex, url } = await createTestDatabase(t);
+  const dir = await createTempDir(t, "cpb-index-");
+  await generateDataset(dir, { companies: 100, programs: 1_000, losses: 200, seed: "index", asOf: "2026-08-31" });
+  await importDataset(knex, dir);
+  const bump = async () => Number((await knex.raw("update dataset_version set version = version + 1 returning version")).rows[0].version);
+
+  let failing = false;
+  const index = createPeerIndex({
+    connectionString: url,
+    log: pino({ level: "silent" }),
+    retryDelayMs: 50,
+    // The real build, made to fail on demand as it would with the database away.
+    build: async (connectionString) => {
+      if (failing) throw new Error("connection refused");
+      return buildSnapshot(connectionString);
+    },
+  });
+  t.teardown(() => index.stop());
+  const server = await startTestServer(t, knex, { peerIndex: index });
+  const readyz = async () => (await (await fetch(`${server.url}/readyz`)).json()) as { status: string; reasons: string[]; peerIndex: Record<string, unknown> };
+
+  t.equal(index.current(), undefined, "no snapshot before the first version is known");
+  t.match(await readyz(), { status: "not ready", reasons: ["the peer index is being built"], peerIndex: { state: "building", version: null } }, "not ready before the first snapshot");
+
+  index.datasetChanged(1);
+  await waitFor(() => index.ready(), "the first snapshot");
+  const first = await readyz();
+  t.match(first, { status: "ready", peerIndex: { state: "ready", version: 1, programs: 1_000, losses: 200, datasetVersion: 1 } }, "readyz shows the snapshot");
+  t.ok((first.peerIndex.bytes as number) > 1_000 * 50, "readyz shows the snapshot's bytes");
+  t.type(first.peerIndex.buildMs, "number");
+
+  failing = true;
+  index.datasetChanged(await bump());
+  await waitFor(() => index.status().state === "stale", "a failed build");
+  t.equal(index.current(), undefined, "a snapshot older than the confirmed version is not served: SQL answers");
+  t.match(await readyz(), { peerIndex: { state: "stale", version: 1, datasetVersion: 2 } }, "readyz says it is stale");
+
+  failing = false;
+  await waitFor(() => index.status().version === 2, "the retried build");
+  t.equal(index.current()?.version, 2, "the retry builds the confirmed version and serves it");
+
+  index.datasetChanged(1);
+  t.equal(index.status().datasetVersion, 2, "an older version is ignored");
+});

@@ -4,33 +4,39 @@ import { bandOfCents, LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../ben
 import { RPM_CENTS_SQL } from "../store/sql-fragments.js";
 import { forEachCopyRow, type CopyRow } from "./copy-rows.js";
 import { naicsKey } from "./naics-key.js";
-import type { CompanyColumns, CoverageSlices, LossColumns, PeerSnapshot, ProgramColumns } from "./snapshot.js";
+import { NO_RANK, SECTORS, type RowRange, type CompanyColumns, type CoverageSlices, type LossColumns, type PeerSnapshot, type ProgramColumns, type SectorRows } from "./snapshot.js";
 
 /** The application_name of the build's connection, for pg_stat_activity. */
 export const PEER_INDEX_APPLICATION_NAME = "cpb-peer-index";
 
 const NO_BAND = 255;
+/** Lines of business and organization types are indexed in 16 bits. */
+const MAX_CODES = 0xffff;
 
 // The company attributes, in the same columns of both COPYs (fields 3 to 8).
 const COMPANY_FIELDS = "c.naics2, c.naics3, c.organization_type, c.revenues, c.employees, c.market_cap";
 
-// Sorted by coverage and effective date, so a coverage's window is one range. The RPM
-// is the SQL engine's own expression, in integer cents.
+// Sorted by coverage, sector and effective date, so a sector's window is one range;
+// companies without a NAICS code match no peer group and are left out. The RPM is the
+// SQL engine's own expression, in integer cents.
 const PROGRAMS_COPY = `copy (
   select p.coverage_id, p.effective_date - date '1970-01-01', p.line_of_business_id, ${COMPANY_FIELDS},
          p.limit_amount, p.premium, p.retention,
          case when p.premium is not null and p.limit_amount > 0 then ${RPM_CENTS_SQL} end
   from programs p join companies c on c.company_id = p.company_id
-  order by p.coverage_id, p.effective_date
+  where c.naics2 is not null
+  order by p.coverage_id, c.naics2, p.effective_date
 ) to stdout`;
 
-// Sorted by coverage and loss year, each with its rank in answer order (SEMANTICS.md section 9).
+// Sorted by coverage, sector and loss year, each with its rank in answer order within
+// its coverage (SEMANTICS.md section 9).
 const LOSSES_COPY = `copy (
   select l.coverage_id, l.loss_year, l.line_of_business_id, ${COMPANY_FIELDS},
          l.total_amount, l.loss_event_id,
          row_number() over (partition by l.coverage_id order by l.total_amount, l.loss_event_id) - 1
   from loss_events l join companies c on c.company_id = l.company_id
-  order by l.coverage_id, l.loss_year
+  where c.naics2 is not null
+  order by l.coverage_id, c.naics2, l.loss_year
 ) to stdout`;
 
 /**
@@ -50,7 +56,8 @@ export async function buildSnapshot(connectionString: string): Promise<PeerSnaps
     )).rows;
     const coverageIds = (await client.query<{ id: number }>("select coverage_id as id from coverages order by 1")).rows.map((r) => r.id);
     const counts = (await client.query<{ programs: string; losses: string }>(
-      "select (select count(*) from programs) as programs, (select count(*) from loss_events) as losses",
+      `select (select count(*) from programs p join companies c on c.company_id = p.company_id where c.naics2 is not null) as programs,
+              (select count(*) from loss_events l join companies c on c.company_id = l.company_id where c.naics2 is not null) as losses`,
     )).rows[0]!;
 
     const builder = new SnapshotBuilder(version, coverageIds, lines);
@@ -72,6 +79,8 @@ class SnapshotBuilder {
   private readonly organizationIndex = new Map<string, number>();
   private readonly organizationByKey = new Map<number, number>();
   private readonly largeRpms = new Map<number, bigint>();
+  /** The sector of the last row of each coverage's rows, while they are read. */
+  private readonly lastSector = new Map<SectorRows, number>();
   private programRows = 0;
   private lossRows = 0;
 
@@ -81,8 +90,9 @@ class SnapshotBuilder {
     lines: { id: number; coverage: number }[],
   ) {
     for (const id of coverageIds) {
-      this.coverages.set(id, { lineOfBusinessIds: [], programs: { start: 0, end: 0 }, losses: { start: 0, end: 0 }, exact: true });
+      this.coverages.set(id, { lineOfBusinessIds: [], programs: emptySectorRows(), losses: emptySectorRows(), exact: true });
     }
+    if (lines.length > MAX_CODES) throw new Error(`more than ${MAX_CODES} lines of business: too many for the peer index`);
     for (const line of lines) {
       this.lineIndex.set(line.id, this.lineIndex.size);
       this.coverages.get(line.coverage)?.lineOfBusinessIds.push(line.id);
@@ -100,6 +110,10 @@ class SnapshotBuilder {
       premiumBand: new Uint8Array(rows),
       retentionBand: new Uint8Array(rows),
       rpm: new Float64Array(rows),
+      rpmRank: new Uint32Array(rows),
+      rowByRpmRank: new Uint32Array(rows),
+      limitRank: new Uint32Array(rows),
+      rowByLimitRank: new Uint32Array(rows),
     };
   }
 
@@ -117,7 +131,7 @@ class SnapshotBuilder {
   addProgram(columns: ProgramColumns, row: CopyRow): void {
     const i = this.programRows++;
     if (i >= columns.day.length) throw new Error("more programs than counted");
-    const coverage = this.enter(row.integer(0), "programs", i);
+    const coverage = this.enter(row.integer(0), row.integer(3), "programs", i);
     columns.day[i] = row.integer(1);
     let exact = this.addCompany(columns, i, row);
     const limit = (columns.limit[i] = row.scaled(9, 2));
@@ -135,7 +149,7 @@ class SnapshotBuilder {
   addLoss(columns: LossColumns, row: CopyRow): void {
     const i = this.lossRows++;
     if (i >= columns.year.length) throw new Error("more loss events than counted");
-    const coverage = this.enter(row.integer(0), "losses", i);
+    const coverage = this.enter(row.integer(0), row.integer(3), "losses", i);
     columns.year[i] = row.integer(1);
     if (!this.addCompany(columns, i, row)) coverage.exact = false;
     columns.amount[i] = row.integer(9);
@@ -148,6 +162,12 @@ class SnapshotBuilder {
   finish(programs: ProgramColumns, losses: LossColumns): PeerSnapshot {
     if (this.programRows !== programs.day.length || this.lossRows !== losses.year.length) {
       throw new Error("fewer rows than counted");
+    }
+    // The sectors after a coverage's last one start (empty) at its end.
+    for (const [rows, last] of this.lastSector) rows.bySector.fill(rows.end, last + 1);
+    for (const { programs: range } of this.coverages.values()) {
+      rankRows(programs.rpm, range, programs.rpmRank, programs.rowByRpmRank, this.largeRpms);
+      rankRows(programs.limit, range, programs.limitRank, programs.rowByLimitRank);
     }
     let largestCoverage = 0;
     for (const slices of this.coverages.values()) {
@@ -167,16 +187,26 @@ class SnapshotBuilder {
     };
   }
 
-  /** The coverage of row i. Rows come grouped by coverage, so each range grows at its end. */
-  private enter(coverageId: number, table: "programs" | "losses", i: number): CoverageSlices {
+  /**
+   * The coverage of row i, whose NAICS sector is `sector`. Rows come grouped by coverage
+   * and then by sector, so a coverage's rows grow at their end, sector after sector.
+   */
+  private enter(coverageId: number, sector: number, table: "programs" | "losses", i: number): CoverageSlices {
     const coverage = this.coverages.get(coverageId);
     if (!coverage) throw new Error(`${table} row of unknown coverage ${coverageId}`);
-    const range = coverage[table];
-    if (range.end !== i) {
-      if (range.end !== range.start) throw new Error(`${table} of coverage ${coverageId} are not contiguous`);
-      range.start = i;
+    const rows = coverage[table];
+    const last = this.lastSector.get(rows);
+    if (last === undefined) {
+      rows.start = i;
+      rows.bySector.fill(i, 0, sector + 1);
+    } else if (rows.end !== i) {
+      throw new Error(`${table} of coverage ${coverageId} are not contiguous`);
+    } else if (sector !== last) {
+      if (sector < last) throw new Error(`${table} of coverage ${coverageId} are not sorted by sector`);
+      rows.bySector.fill(i, last + 1, sector + 1);
     }
-    range.end = i + 1;
+    this.lastSector.set(rows, sector);
+    rows.end = i + 1;
     return coverage;
   }
 
@@ -197,6 +227,7 @@ class SnapshotBuilder {
     const key = row.codeKey(5);
     let index = this.organizationByKey.get(key);
     if (index === undefined) {
+      if (this.organizationIndex.size === MAX_CODES) throw new Error(`more than ${MAX_CODES} organization types: too many for the peer index`);
       const code = row.text(5);
       index = this.organizationIndex.size;
       this.organizationIndex.set(code, index);
@@ -206,11 +237,62 @@ class SnapshotBuilder {
   }
 }
 
+/**
+ * Ranks the values of a coverage's rows [start, end) (NaN: none, NO_RANK), ties broken
+ * by row: one native sort of the values, then each row's rank is where its value
+ * starts in the sorted list plus the rows of that value already ranked. Values past
+ * 2^53 - 1 sort after every other; their order among themselves comes from `exact`.
+ */
+function rankRows(values: Float64Array, { start, end }: RowRange, rank: Uint32Array, rowByRank: Uint32Array, exact?: ReadonlyMap<number, bigint>): void {
+  const sorted = values.slice(start, end).filter((value) => !Number.isNaN(value)).sort();
+  const taken = new Uint32Array(sorted.length);
+  const large: number[] = [];
+  for (let i = start; i < end; i++) {
+    const value = values[i]!;
+    if (Number.isNaN(value)) {
+      rank[i] = NO_RANK;
+      continue;
+    }
+    if (value > Number.MAX_SAFE_INTEGER && exact) {
+      large.push(i);
+      continue;
+    }
+    const first = lowerBound(sorted, value);
+    const r = first + taken[first]!++;
+    rank[i] = r;
+    rowByRank[start + r] = i;
+  }
+  large.sort((a, b) => {
+    const [x, y] = [exact!.get(a)!, exact!.get(b)!];
+    return x < y ? -1 : x > y ? 1 : a - b;
+  });
+  large.forEach((row, j) => {
+    const r = sorted.length - large.length + j;
+    rank[row] = r;
+    rowByRank[start + r] = row;
+  });
+}
+
+function lowerBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function emptySectorRows(): SectorRows {
+  return { start: 0, end: 0, bySector: new Int32Array(SECTORS + 1) };
+}
+
 function companyColumns(rows: number): CompanyColumns {
   return {
     naics: new Uint16Array(rows),
-    organization: new Uint32Array(rows),
-    line: new Uint32Array(rows),
+    organization: new Uint16Array(rows),
+    line: new Uint16Array(rows),
     revenues: new Float64Array(rows),
     employees: new Float64Array(rows),
     marketCap: new Float64Array(rows),

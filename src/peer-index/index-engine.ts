@@ -6,10 +6,11 @@ import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
 import { scratchRows } from "./scratch.js";
-import type { CoverageSlices, PeerSnapshot } from "./snapshot.js";
+import { SECTORS, type CoverageSlices, type PeerSnapshot } from "./snapshot.js";
 
 /** What an unknown coverage reads as: nothing, so the service answers 400 as with SQL. */
-const UNKNOWN_COVERAGE: CoverageSlices = { lineOfBusinessIds: [], programs: { start: 0, end: 0 }, losses: { start: 0, end: 0 }, exact: true };
+const NO_ROWS = { start: 0, end: 0, bySector: new Int32Array(SECTORS + 1) };
+const UNKNOWN_COVERAGE: CoverageSlices = { lineOfBusinessIds: [], programs: NO_ROWS, losses: NO_ROWS, exact: true };
 
 interface Opened {
   snapshot: PeerSnapshot;
@@ -57,7 +58,7 @@ export function createIndexPeerEngine(currentSnapshot: () => PeerSnapshot | unde
       const opened = open(peers.coverageId);
       if (!opened) return fallback.rpm(peers, window, clientRpm);
       const { rows, count } = matchPrograms(opened, compilePeerFilter(opened.snapshot, peers), window);
-      return { reference: opened.reference, ...rpmFiguresOfRows(opened.snapshot.programs, opened.snapshot.largeRpms, rows, count, clientRpm) };
+      return { reference: opened.reference, ...rpmFiguresOfRows(opened.snapshot.programs, opened.snapshot.largeRpms, opened.coverage.programs, rows, count, clientRpm) };
     },
 
     async programCount(peers, window) {
@@ -77,7 +78,7 @@ export function createIndexPeerEngine(currentSnapshot: () => PeerSnapshot | unde
       if (!opened) return fallback.limitAdequacy(peers, years, window);
       const filter = compilePeerFilter(opened.snapshot, peers);
       const programs = matchPrograms(opened, filter, window);
-      const medianLimit = medianLimitOfRows(opened.snapshot.programs, programs.rows, programs.count);
+      const medianLimit = medianLimitOfRows(opened.snapshot.programs, opened.coverage.programs, programs.rows, programs.count);
       const losses = matchLosses(opened, filter, years);
       const cases = casesInOrder(opened.snapshot.losses, opened.coverage.losses, losses.rows, losses.count);
       return { reference: opened.reference, cases, medianLimit };
@@ -95,19 +96,31 @@ function dayNumber(date: string): number {
   return Math.round(utc.getTime() / DAY_MS);
 }
 
-/** The peer programs: the coverage's window (start < effective date <= end, SEMANTICS.md section 2) is one range. */
+/**
+ * The peer programs: in each sector the peer group's codes name, the window (start <
+ * effective date <= end, SEMANTICS.md section 2) is one range of rows.
+ */
 function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, window: TimeWindow) {
-  const { start, end } = coverage.programs;
+  const { bySector, start, end } = coverage.programs;
   const day = snapshot.programs.day;
-  const first = firstAbove(day, start, end, dayNumber(window.start));
-  const last = firstAbove(day, start, end, dayNumber(window.end));
-  const rows = scratchRows(last - first);
-  return { rows, count: matchRows(snapshot.programs, filter, first, last, rows) };
+  const [after, until] = [dayNumber(window.start), dayNumber(window.end)];
+  const rows = scratchRows(end - start);
+  let count = 0;
+  for (const sector of filter.sectors) {
+    const [first, last] = [bySector[sector]!, bySector[sector + 1]!];
+    count = matchRows(snapshot.programs, filter, firstAbove(day, first, last, after), firstAbove(day, first, last, until), rows, count);
+  }
+  return { rows, count };
 }
 
-/** The peer loss events passing the loss-year filter: the coverage's years are one range. */
+/** The peer loss events passing the loss-year filter: in each sector named, the years are one range. */
 function matchLosses({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, years: LossYearFilter) {
-  const range = lossYearRange(snapshot.losses, coverage.losses, years);
-  const rows = scratchRows(range.end - range.start);
-  return { rows, count: matchRows(snapshot.losses, filter, range.start, range.end, rows) };
+  const { bySector, start, end } = coverage.losses;
+  const rows = scratchRows(end - start);
+  let count = 0;
+  for (const sector of filter.sectors) {
+    const range = lossYearRange(snapshot.losses, { start: bySector[sector]!, end: bySector[sector + 1]! }, years);
+    count = matchRows(snapshot.losses, filter, range.start, range.end, rows, count);
+  }
+  return { rows, count };
 }

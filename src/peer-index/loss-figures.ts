@@ -1,13 +1,14 @@
 import type { LossYearFilter } from "../benchmark/loss-years.js";
 import type { LossCases } from "../benchmark/peer-statistics.js";
 import { firstAbove } from "./peer-filter.js";
+import { forEachMarkedRank, markRank } from "./rank-bits.js";
 import { scratchBits } from "./scratch.js";
 import type { LossColumns, RowRange } from "./snapshot.js";
 
-/** The rows of a coverage's losses whose loss year passes the filter: one range, as years ascend. */
-export function lossYearRange(columns: LossColumns, coverage: RowRange, years: LossYearFilter): RowRange {
-  const { start, end } = coverage;
-  if (years.kind === "any") return coverage;
+/** The rows of a run of losses (one sector of a coverage) whose loss year passes the filter: one range, as years ascend. */
+export function lossYearRange(columns: LossColumns, run: RowRange, years: LossYearFilter): RowRange {
+  const { start, end } = run;
+  if (years.kind === "any") return run;
   const [oldest, newest] = years.kind === "exact" ? [years.year, years.year] : [years.oldest, years.newest];
   return {
     start: oldest === undefined ? start : firstAbove(columns.year, start, end, oldest - 1),
@@ -24,25 +25,15 @@ export function lossYearRange(columns: LossColumns, coverage: RowRange, years: L
 export function casesInOrder(columns: LossColumns, coverage: RowRange, rows: Uint32Array, count: number): LossCases {
   const size = coverage.end - coverage.start;
   const bits = scratchBits(size);
-  const rank = columns.rank;
-  for (let r = 0; r < count; r++) {
-    const k = rank[rows[r]!]!;
-    bits[k >>> 5]! |= 1 << (k & 31);
-  }
+  const { rank, rowByRank, id, amount } = columns;
+  for (let r = 0; r < count; r++) markRank(bits, rank[rows[r]!]!);
   const ids = new Float64Array(count);
   const amounts = new Float64Array(count);
-  const { rowByRank, id, amount } = columns;
   let n = 0;
-  const words = Math.ceil(size / 32);
-  for (let w = 0; w < words; w++) {
-    let word = bits[w]!;
-    while (word !== 0) {
-      const low = word & -word;
-      const row = rowByRank[coverage.start + w * 32 + (31 - Math.clz32(low))]!;
-      ids[n] = id[row]!;
-      amounts[n++] = amount[row]!;
-      word ^= low;
-    }
-  }
+  forEachMarkedRank(bits, size, (k) => {
+    const row = rowByRank[coverage.start + k]!;
+    ids[n] = id[row]!;
+    amounts[n++] = amount[row]!;
+  });
   return { ids, amounts };
 }

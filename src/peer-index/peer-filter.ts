@@ -9,6 +9,8 @@ import type { CompanyColumns, PeerSnapshot } from "./snapshot.js";
  * and the exposure bounds as exact numbers.
  */
 export interface CompiledPeerFilter {
+  /** The NAICS sectors (2-digit prefixes) the codes fall in, ascending: the only rows to read. */
+  sectors: number[];
   naics: Uint8Array;
   organizations: Uint8Array;
   lines: Uint8Array;
@@ -40,7 +42,9 @@ export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): Com
     peers.exposure === "employees"
       ? [peers.exposureLow.ceil(), peers.exposureHigh.floor()]
       : [peers.exposureLow.times(100), peers.exposureHigh.times(100)];
+  const sectors = new Set([...peers.naics2.map(Number), ...peers.naics3.map((code) => Math.floor(Number(code) / 10))]);
   return {
+    sectors: [...sectors].sort((a, b) => a - b),
     naics: naicsTable(peers.naics2, peers.naics3),
     organizations,
     lines,
@@ -55,17 +59,16 @@ function clamp(value: Decimal): number {
 }
 
 /**
- * Writes the rows of [start, end) whose company and line match into `out`, in row
- * order; returns how many. The one pass every operation makes over its range.
+ * Appends the rows of [start, end) whose company and line match to `out`, after its
+ * first `count`; returns the new count. The one pass every operation makes over its rows.
  */
-export function matchRows(columns: CompanyColumns, filter: CompiledPeerFilter, start: number, end: number, out: Uint32Array): number {
+export function matchRows(columns: CompanyColumns, filter: CompiledPeerFilter, start: number, end: number, out: Uint32Array, count: number): number {
   const { naics, organization, line } = columns;
   const exposure = columns[filter.exposure];
   const { low, high } = filter;
   const naicsOk = filter.naics;
   const organizationOk = filter.organizations;
   const lineOk = filter.lines;
-  let count = 0;
   for (let i = start; i < end; i++) {
     if (naicsOk[naics[i]!] === 1 && organizationOk[organization[i]!] === 1 && lineOk[line[i]!] === 1) {
       const value = exposure[i]!;

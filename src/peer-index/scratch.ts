@@ -4,19 +4,12 @@
  * no request can interleave with another inside one.
  */
 let rows = new Uint32Array(0);
-let values = new Float64Array(0);
 let words = new Uint32Array(0);
 
 /** Room for `size` row numbers. */
 export function scratchRows(size: number): Uint32Array {
   if (rows.length < size) rows = new Uint32Array(size);
   return rows;
-}
-
-/** Room for `size` values. */
-export function scratchValues(size: number): Float64Array {
-  if (values.length < size) values = new Float64Array(size);
-  return values;
 }
 
 /** A bit set of `size` bits, all clear. */

@@ -4,10 +4,12 @@
  * row carrying its company's attributes (NAICS, organization type, exposures), so a
  * peer group is read in one sequential pass with no join.
  *
- * Programs are sorted by (coverage, effective date): a coverage's window is one
- * contiguous range, found by binary search. Loss events are sorted by (coverage,
- * loss year), and each carries its rank in answer order (amount, then id) within its
- * coverage, so the cases of a peer group come out in order without a sort.
+ * Programs are sorted by (coverage, NAICS sector, effective date): a peer group reads
+ * only the sectors its NAICS codes name, and in each, its window is one contiguous
+ * range, found by binary search. Loss events are sorted by (coverage, sector, loss
+ * year) and each carries its rank in answer order (amount, then id) within its
+ * coverage, so the cases of a peer group come out in order without a sort. Rows of
+ * companies without a NAICS code are left out: no peer group holds them.
  *
  * Amounts are exact integers (cents, dollars or heads) held in float64 columns, exact
  * up to 2^53 - 1; NaN is SQL NULL. A coverage holding an amount or exposure beyond that
@@ -21,12 +23,21 @@ export interface RowRange {
   end: number;
 }
 
+/** The NAICS sectors: a code's first 2 digits, 00 to 99. */
+export const SECTORS = 100;
+
+/** A coverage's rows of one table, grouped by NAICS sector. */
+export interface SectorRows extends RowRange {
+  /** Sector s holds rows [bySector[s], bySector[s + 1]); SECTORS + 1 entries. */
+  bySector: Int32Array;
+}
+
 /** What the snapshot holds of one coverage. */
 export interface CoverageSlices {
   /** Its lines of business, ascending (the coverage reference of SEMANTICS.md section 11). */
   lineOfBusinessIds: number[];
-  programs: RowRange;
-  losses: RowRange;
+  programs: SectorRows;
+  losses: SectorRows;
   /**
    * Every amount, exposure and RPM of its rows is at most 2^53 - 1, so every figure
    * computed here is exact; when false, the index answers nothing for this coverage.
@@ -39,9 +50,9 @@ export interface CompanyColumns {
   /** NAICS prefixes as one key (naics-key.ts). */
   naics: Uint16Array;
   /** Index into PeerSnapshot.organizationTypes. */
-  organization: Uint32Array;
+  organization: Uint16Array;
   /** Index into PeerSnapshot.lineOfBusinessIds (of the row, not of the company). */
-  line: Uint32Array;
+  line: Uint16Array;
   /** Cents; NaN unknown. */
   revenues: Float64Array;
   /** Heads; NaN unknown. */
@@ -51,7 +62,7 @@ export interface CompanyColumns {
 }
 
 export interface ProgramColumns extends CompanyColumns {
-  /** Effective date, in days since 1970-01-01; ascending within a coverage. */
+  /** Effective date, in days since 1970-01-01; ascending within a coverage's sector. */
   day: Int32Array;
   /** Cents; NaN none. */
   limit: Float64Array;
@@ -67,10 +78,22 @@ export interface ProgramColumns extends CompanyColumns {
    * and the exact value is in PeerSnapshot.largeRpms.
    */
   rpm: Float64Array;
+  /**
+   * Ranks computed at build, for order statistics without a sort: each program's rank
+   * among its coverage's RPMs (limits), ties broken by row, NO_RANK without one; and
+   * the rows by rank, a coverage's rank r at index (coverage start + r).
+   */
+  rpmRank: Uint32Array;
+  rowByRpmRank: Uint32Array;
+  limitRank: Uint32Array;
+  rowByLimitRank: Uint32Array;
 }
 
+/** The rank of a row without the amount. */
+export const NO_RANK = 0xffffffff;
+
 export interface LossColumns extends CompanyColumns {
-  /** Loss year (SEMANTICS.md section 3); ascending within a coverage. */
+  /** Loss year (SEMANTICS.md section 3); ascending within a coverage's sector. */
   year: Int32Array;
   /** Total amount, whole dollars. */
   amount: Float64Array;

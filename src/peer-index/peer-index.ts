@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { buildSnapshot } from "./build-snapshot.js";
+import { buildSnapshotInWorker } from "./build-in-worker.js";
 import { snapshotBytes, type PeerSnapshot } from "./snapshot.js";
 
 /** What /readyz and the logs say of the index. */
@@ -37,7 +37,7 @@ export interface PeerIndex {
 export interface PeerIndexOptions {
   connectionString: string;
   log: Logger;
-  /** The build, replaceable in tests. */
+  /** The build; by default on a worker thread. */
   build?: (connectionString: string) => Promise<PeerSnapshot>;
   /** First retry delay after a failed build; doubled up to 30 s. Default 1 s. */
   retryDelayMs?: number;
@@ -53,7 +53,7 @@ const MAX_RETRY_DELAY_MS = 30_000;
  * version, and the SQL path could not carry the load meanwhile.
  */
 export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
-  const build = options.build ?? buildSnapshot;
+  const build = options.build ?? buildSnapshotInWorker;
   const firstRetryDelay = options.retryDelayMs ?? 1_000;
   const log = options.log;
   let snapshot: PeerSnapshot | undefined;

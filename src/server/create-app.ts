@@ -23,6 +23,7 @@ import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import { createIndexPeerEngine } from "../peer-index/index-engine.js";
 import type { PeerIndex } from "../peer-index/peer-index.js";
 import { createSqlPeerEngine } from "../store/sql-peer-engine.js";
+import { watchEventLoopDelay } from "./event-loop-delay.js";
 import { createReadiness } from "./readiness.js";
 import { beginRequest, requestInfoOf } from "./request-log.js";
 
@@ -52,6 +53,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
   const readiness = createReadiness(knex, authenticator, peerIndex);
   const sqlEngine = createSqlPeerEngine(knex);
   const peerEngine = peerIndex ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine) : sqlEngine;
+  const eventLoopDelay = watchEventLoopDelay();
   const apiServices = [AssessmentService, CompanyService, LossDetailsService];
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
@@ -88,6 +90,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
           reasons,
           datasetVersion: datasetVersion?.() ?? null,
           peerIndex: peerIndex?.status() ?? { state: "off" },
+          eventLoopDelayMs: eventLoopDelay(),
         });
       }
       const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));

@@ -187,7 +187,7 @@ t.test("an identity provider down at start-up: not ready, no crash, ready once i
   const server = await startTestServer(t, knex, { authenticator });
   const readyz = await fetch(`${server.url}/readyz`);
   t.equal(readyz.status, 503);
-  t.same(await readyz.json(), { status: "not ready", reasons: ["the signing keys are not loaded"], datasetVersion: null, peerIndex: { state: "off" } });
+  t.match(await readyz.json(), { status: "not ready", reasons: ["the signing keys are not loaded"], datasetVersion: null, peerIndex: { state: "off" } });
   const call = await fetch(`${server.url}/commercialpolicybenchmark/v2.0/company/1`, { headers: { authorization: "Bearer a.b.c" } });
   t.equal(call.status, 503, "calls wait for the keys rather than fail as if the token were bad");
 

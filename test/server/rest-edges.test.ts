@@ -97,7 +97,9 @@ t.test("health: /healthz always, /readyz and gRPC health when the database answe
   t.equal(await head.text(), "", "without a body");
   const readyz = await fetch(`${server.url}/readyz`);
   t.equal(readyz.status, 200);
-  t.same(await readyz.json(), { status: "ready", reasons: [], datasetVersion: null }, "no version watcher in this test");
+  const { eventLoopDelayMs, ...rest } = (await readyz.json()) as { eventLoopDelayMs: Record<string, number> };
+  t.same(rest, { status: "ready", reasons: [], datasetVersion: null, peerIndex: { state: "off" } }, "no version watcher nor peer index in this test");
+  t.same(Object.keys(eventLoopDelayMs), ["p50", "p99", "max"], "the event loop's delay, in ms");
 
   const serving = await callWithGrpcJs(server.url, Health.method.check, { service: "" });
   t.equal(serving.status, HealthCheckResponse_ServingStatus.SERVING, "grpc.health.v1 answers without a token");

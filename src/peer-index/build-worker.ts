@@ -1,0 +1,11 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { buildSnapshot } from "./build-snapshot.js";
+
+/**
+ * The body of the build's worker thread (build-in-worker.ts): builds the snapshot and
+ * hands it to the server thread, its columns transferred, not copied.
+ */
+const { connectionString } = workerData as { connectionString: string };
+const snapshot = await buildSnapshot(connectionString);
+const columns = [snapshot.programs, snapshot.losses].flatMap((table) => Object.values(table) as ArrayBufferView[]);
+parentPort!.postMessage(snapshot, columns.map((column) => column.buffer as ArrayBuffer));

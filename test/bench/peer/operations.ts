@@ -1,0 +1,98 @@
+import type { PeerClass } from "./classes.js";
+import { centsText, jsonText, type Cents, type JsonValue } from "./decimal-text.js";
+
+export const API_BASE = "/commercialpolicybenchmark/v2.0";
+
+export type OperationName =
+  | "POST assessment"
+  | "POST RPM"
+  | "POST total program count"
+  | "POST limit adequacy"
+  | "GET assessment";
+
+/** What varies from one request of a class to the next. */
+export interface Variant {
+  exposureRangeHigh: Cents;
+  premium: Cents;
+  limit: Cents;
+  retention: Cents;
+  clientLimit: Cents;
+}
+
+/** One HTTP request, ready to send: path with its query, and the exact body bytes. */
+export interface ApiCall {
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+}
+
+export interface Operation {
+  name: OperationName;
+  call(peerClass: PeerClass, variant: Variant): ApiCall;
+  /** The total program count an answer states, when it states one. */
+  programCount?(answer: string): number;
+}
+
+const decimal = (cents: Cents): JsonValue => ({ decimal: centsText(cents) });
+
+function peerGroup(c: PeerClass, v: Variant): Record<string, JsonValue> {
+  return {
+    naics: c.naics,
+    coverageId: c.coverageId,
+    lineOfBusinessId: c.lineOfBusinessId,
+    exposureType: "Revenues",
+    exposureRangeLow: decimal(c.exposureRangeLow),
+    exposureRangeHigh: decimal(v.exposureRangeHigh),
+  };
+}
+
+const post = (path: string, fields: Record<string, JsonValue>): ApiCall => ({ method: "POST", path: `${API_BASE}/${path}`, body: jsonText(fields) });
+
+/** The five operations of CONVENTIONS.md, Performance measurement, in report order. */
+export const OPERATIONS: readonly Operation[] = [
+  {
+    name: "POST assessment",
+    call: (c, v) => post("assessment/getassessmentdata", {
+      ...peerGroup(c, v), organizationType: [], premium: decimal(v.premium), limit: decimal(v.limit), retention: decimal(v.retention),
+    }),
+  },
+  {
+    name: "POST RPM",
+    call: (c, v) => post("assessment/getrpmdistributiondata", {
+      ...peerGroup(c, v), organizationType: [], premium: decimal(v.premium), limit: decimal(v.limit),
+    }),
+  },
+  {
+    name: "POST total program count",
+    call: (c, v) => post("assessment/getTotalProgramCount", { ...peerGroup(c, v), organizationType: [] }),
+    programCount: (answer) => Number(JSON.parse(answer)),
+  },
+  {
+    name: "POST limit adequacy",
+    call: (c, v) => post("lossdetails/getlimitadequacydata", { ...peerGroup(c, v), clientLimit: decimal(v.clientLimit) }),
+  },
+  {
+    name: "GET assessment",
+    call: (c, v) => {
+      const query = new URLSearchParams({
+        naics: c.naics.join(","),
+        coverageId: String(c.coverageId),
+        lineOfBusinessId: c.lineOfBusinessId.join(","),
+        exposureType: "Revenues",
+        exposureRangeLow: centsText(c.exposureRangeLow),
+        exposureRangeHigh: centsText(v.exposureRangeHigh),
+        premium: centsText(v.premium),
+        limit: centsText(v.limit),
+        retention: centsText(v.retention),
+      });
+      return { method: "GET", path: `${API_BASE}/assessment/getassessmentdata?${query}` };
+    },
+    programCount: (answer) => (JSON.parse(answer) as { totalProgramCount: number }).totalProgramCount,
+  },
+];
+
+export function operationNamed(name: OperationName): Operation {
+  const operation = OPERATIONS.find((o) => o.name === name);
+  if (!operation) throw new Error(`no operation ${name}`);
+  return operation;
+}

@@ -40,7 +40,15 @@ const LOSSES_COPY = `copy (
  * query timeout.
  */
 export async function buildSnapshot(connectionString: string): Promise<PeerSnapshot> {
-  const client = new pg.Client({ connectionString, application_name: PEER_INDEX_APPLICATION_NAME, keepAlive: true });
+  // A database that stops answering must fail the build within seconds, not hang it
+  // (the OS's keepalive default is two hours); build-in-worker.ts bounds the whole build.
+  const client = new pg.Client({
+    connectionString,
+    application_name: PEER_INDEX_APPLICATION_NAME,
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   await client.connect();
   try {
     await client.query("begin isolation level repeatable read read only");

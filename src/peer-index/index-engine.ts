@@ -104,7 +104,7 @@ function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilte
   const { bySector, start, end } = coverage.programs;
   const day = snapshot.programs.day;
   const [after, until] = [dayNumber(window.start), dayNumber(window.end)];
-  const rows = scratchRows(end - start);
+  const rows = scratchRows("programs", end - start);
   let count = 0;
   for (const sector of filter.sectors) {
     const [first, last] = [bySector[sector]!, bySector[sector + 1]!];
@@ -116,7 +116,7 @@ function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilte
 /** The peer loss events passing the loss-year filter: in each sector named, the years are one range. */
 function matchLosses({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, years: LossYearFilter) {
   const { bySector, start, end } = coverage.losses;
-  const rows = scratchRows(end - start);
+  const rows = scratchRows("losses", end - start);
   let count = 0;
   for (const sector of filter.sectors) {
     const range = lossYearRange(snapshot.losses, { start: bySector[sector]!, end: bySector[sector + 1]! }, years);

@@ -4,7 +4,8 @@
  * - 0..999: a code of 3 digits or more, keyed by its first 3 digits (its 2-digit
  *   prefix is key / 10, leading zeros included: "052" is 52, its prefix "05" is 5);
  * - 1000..1099: a code of exactly 2 digits, 1000 + the code;
- * - 1100: no code, which no peer group matches.
+ * - 1100: no code, which no peer group matches (the build leaves such companies'
+ *   rows out, but the key keeps the encoding total).
  */
 export const NO_NAICS = 1100;
 export const NAICS_KEYS = NO_NAICS + 1;

@@ -1,7 +1,7 @@
 import { Decimal } from "../benchmark/decimal.js";
 import type { PeerGroup } from "../benchmark/peer-group.js";
 import { naicsTable } from "./naics-key.js";
-import type { CompanyColumns, PeerSnapshot } from "./snapshot.js";
+import { CEILING, type CompanyColumns, type PeerSnapshot } from "./snapshot.js";
 
 /**
  * A peer group's company and line-of-business rules (SEMANTICS.md section 1) compiled
@@ -18,10 +18,6 @@ export interface CompiledPeerFilter {
   low: number;
   high: number;
 }
-
-// Every stored exposure is at most 2^53 - 1 in a coverage the index serves, so a bound
-// beyond it can be clamped to 2^53 (exact as a double) without changing any comparison.
-const CEILING = 2 ** 53;
 
 export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): CompiledPeerFilter {
   const organizations = new Uint8Array(snapshot.organizationTypes.length);

@@ -20,12 +20,12 @@ export type PeerIndexStatus = {
 export interface PeerIndex {
   /**
    * The snapshot to answer from, or undefined when SQL must answer: before the first
-   * build, and when the snapshot is older than the database's version with no build
-   * under way to replace it (the last one failed: the database may be away, and an
-   * old snapshot must not pass for the data it confirmed last).
+   * build, and when the snapshot is not of the database's version and the last build
+   * failed (the database may be away: an old snapshot must not pass for the data it
+   * confirmed last).
    */
   current(): PeerSnapshot | undefined;
-  /** The database confirmed dataset version `version`: build it in the background if it is new. */
+  /** The database confirmed dataset version `version`: build it in the background if it changed. */
   datasetChanged(version: number): void;
   /** Whether the first snapshot is in. */
   ready(): boolean;
@@ -49,8 +49,13 @@ const MAX_RETRY_DELAY_MS = 30_000;
  * Holds the current snapshot and replaces it when the data changes (Lucene's
  * SearcherManager: build aside, swap the reference). A snapshot is never changed
  * after it is published; a request reads the reference once and keeps that snapshot.
- * During a rebuild the previous snapshot keeps answering: it is a whole, committed
- * version, and the SQL path could not carry the load meanwhile.
+ *
+ * The database's version (from the watcher) is the truth: any change, up or down (a
+ * restore), calls for a build. While a build runs the previous snapshot keeps
+ * answering: it is a whole, committed version, and SQL could not carry the load
+ * meanwhile. Once a build has failed, though, the previous snapshot is stale for all
+ * anyone knows (the database may be away) and SQL answers until a build succeeds,
+ * retries included.
  */
 export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
   const build = options.build ?? buildSnapshotInWorker;
@@ -59,13 +64,25 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
   let snapshot: PeerSnapshot | undefined;
   let buildMs = 0;
   let bytes = 0;
+  /** The version the database last confirmed. */
   let known: number | undefined;
   let building = false;
+  /** A version was notified while a build ran. */
+  let notifiedDuringBuild = false;
+  let lastBuildFailed = false;
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
   let retryDelay = firstRetryDelay;
 
-  const behind = () => known !== undefined && (snapshot === undefined || snapshot.version < known);
+  const fresh = () => snapshot !== undefined && (known === undefined || snapshot.version === known);
+  const answering = () => (fresh() || (building && !lastBuildFailed) ? snapshot : undefined);
+
+  function start(): void {
+    clearTimeout(retryTimer);
+    retryTimer = undefined;
+    notifiedDuringBuild = false;
+    void rebuild();
+  }
 
   async function rebuild(): Promise<void> {
     building = true;
@@ -73,33 +90,31 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
     try {
       const next = await build(options.connectionString);
       if (stopped) return;
-      if (!snapshot || next.version >= snapshot.version) {
-        snapshot = next;
-        buildMs = Math.round(performance.now() - started);
-        bytes = snapshotBytes(next);
-        known = Math.max(known ?? next.version, next.version);
-        log.info({ peerIndex: statusNow() }, "peer index built");
-      }
+      // What the build read is the database's state; a newer version notified meanwhile builds again.
+      snapshot = next;
+      buildMs = Math.round(performance.now() - started);
+      bytes = snapshotBytes(next);
+      if (!notifiedDuringBuild) known = next.version;
+      lastBuildFailed = false;
       retryDelay = firstRetryDelay;
+      log.info({ peerIndex: statusNow() }, "peer index built");
     } catch (error) {
       if (stopped) return;
-      log.warn({ err: error, retryInMs: retryDelay }, "peer index build failed");
-      retryTimer = setTimeout(() => {
-        retryTimer = undefined;
-        if (behind() && !building) void rebuild();
-      }, retryDelay).unref();
+      lastBuildFailed = true;
+      const delay = notifiedDuringBuild ? 0 : retryDelay; // a notification proves the database is back
+      log.warn({ err: error, retryInMs: delay }, "peer index build failed");
       retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY_MS);
+      retryTimer = setTimeout(start, delay).unref();
       return;
     } finally {
       building = false;
     }
-    // A version committed while this build read an older one: build again.
-    if (behind() && !stopped) void rebuild();
+    if (!fresh() && !stopped) start();
   }
 
   function statusNow(): PeerIndexStatus {
     return {
-      state: snapshot === undefined ? "building" : behind() && !building ? "stale" : "ready",
+      state: snapshot === undefined ? "building" : answering() ? "ready" : "stale",
       version: snapshot?.version ?? null,
       programs: snapshot?.programs.day.length ?? 0,
       losses: snapshot?.losses.year.length ?? 0,
@@ -110,15 +125,12 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
   }
 
   return {
-    current: () => (behind() && !building ? undefined : snapshot),
+    current: answering,
     datasetChanged(version) {
-      if (stopped || (known !== undefined && version <= known)) return;
+      if (stopped || version === known) return;
       known = version;
-      if (building) return; // it builds again when done
-      // A notification proves the database is back: no need to wait for a pending retry.
-      clearTimeout(retryTimer);
-      retryTimer = undefined;
-      void rebuild();
+      if (building) notifiedDuringBuild = true;
+      else start();
     },
     ready: () => snapshot !== undefined,
     status: statusNow,

@@ -6,7 +6,7 @@ import type { RankCounts } from "../benchmark/percentile-rank.js";
 import { quantile, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
 import { markRank, nthMarkedRanks } from "./rank-bits.js";
 import { scratchBits } from "./scratch.js";
-import type { ProgramColumns, RowRange } from "./snapshot.js";
+import { CEILING, type ProgramColumns, type RowRange } from "./snapshot.js";
 
 /**
  * Figures over the matched program rows (`rows[0..count)`), each one pass: the
@@ -14,8 +14,6 @@ import type { ProgramColumns, RowRange } from "./snapshot.js";
  * Amounts are integer cents; the selected amounts arrive as exact cents, clamped to
  * 2^53, beyond every stored value (an index coverage holds none above 2^53 - 1).
  */
-
-const CEILING = 2 ** 53;
 
 /** A request amount as comparable cents. */
 export function centsOf(amount: Decimal): number {

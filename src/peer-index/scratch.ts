@@ -3,13 +3,13 @@
  * coverage seen and reused. Safe because every scan runs to its end synchronously:
  * no request can interleave with another inside one.
  */
-let rows = new Uint32Array(0);
+const rows = { programs: new Uint32Array(0), losses: new Uint32Array(0) };
 let words = new Uint32Array(0);
 
-/** Room for `size` row numbers. */
-export function scratchRows(size: number): Uint32Array {
-  if (rows.length < size) rows = new Uint32Array(size);
-  return rows;
+/** Room for `size` row numbers of a table (one buffer each, so a program scan and a loss scan can be held at once). */
+export function scratchRows(table: keyof typeof rows, size: number): Uint32Array {
+  if (rows[table].length < size) rows[table] = new Uint32Array(size);
+  return rows[table];
 }
 
 /** A bit set of `size` bits, all clear. */

@@ -6,6 +6,7 @@ import { rankRows } from "./rank-rows.js";
 import { SECTORS, type CompanyColumns, type CoverageSlices, type LossColumns, type PeerSnapshot, type ProgramColumns, type SectorRows } from "./snapshot.js";
 
 const NO_BAND = 255;
+const RANK_COLUMNS: (keyof ProgramColumns)[] = ["rpmRank", "rowByRpmRank", "limitRank", "rowByLimitRank"];
 /** Lines of business and organization types are indexed in 16 bits. */
 const MAX_CODES = 0xffff;
 
@@ -98,6 +99,7 @@ export class SnapshotBuilder {
     this.programBucket = new Uint32Array(0);
     const sorted = { ...loaded };
     for (const key of Object.keys(loaded) as (keyof ProgramColumns)[]) {
+      if (RANK_COLUMNS.includes(key)) continue; // filled below, in sorted order
       // One column at a time, so the build holds one extra column, not a second copy.
       sorted[key] = permute(loaded[key], order) as never;
       loaded[key] = new Uint8Array(0) as never;
@@ -157,10 +159,6 @@ export class SnapshotBuilder {
     if (this.lossRows !== losses.year.length) throw new Error("fewer loss events than counted");
     // The sectors after a coverage's last one start (empty) at its end.
     for (const [rows, last] of this.lastSector) rows.bySector.fill(rows.end, last + 1);
-    let largestCoverage = 0;
-    for (const slices of this.coverages.values()) {
-      largestCoverage = Math.max(largestCoverage, slices.programs.end - slices.programs.start, slices.losses.end - slices.losses.start);
-    }
     return {
       version: this.version,
       coverages: this.coverages,
@@ -171,7 +169,6 @@ export class SnapshotBuilder {
       programs,
       largeRpms: this.largeRpms,
       losses,
-      largestCoverage,
     };
   }
 

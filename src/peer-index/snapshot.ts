@@ -17,6 +17,13 @@
  * it, which a tiny limit makes, is kept exactly as a BigInt beside the column.
  */
 
+/**
+ * Every value an index coverage holds is at most 2^53 - 1, so a request's bound or
+ * amount beyond it can be clamped to 2^53 (exact as a double) without changing any
+ * comparison.
+ */
+export const CEILING = 2 ** 53;
+
 /** A run of rows [start, end). */
 export interface RowRange {
   start: number;
@@ -79,9 +86,10 @@ export interface ProgramColumns extends CompanyColumns {
    */
   rpm: Float64Array;
   /**
-   * Ranks computed at build, for order statistics without a sort: each program's rank
-   * among its coverage's RPMs (limits), ties broken by row, NO_RANK without one; and
-   * the rows by rank, a coverage's rank r at index (coverage start + r).
+   * Ranks computed at build, for order statistics without a sort. rpmRank: the
+   * program's rank among its coverage's RPMs, ties broken by row (NO_RANK without an
+   * RPM); rowByRpmRank: the row of each rank, a coverage's rank r at index (coverage
+   * start + r). The same for limits.
    */
   rpmRank: Uint32Array;
   rowByRpmRank: Uint32Array;
@@ -118,8 +126,6 @@ export interface PeerSnapshot {
   /** Exact RPMs in cents of the program rows whose RPM is above 2^53 - 1. */
   readonly largeRpms: ReadonlyMap<number, bigint>;
   readonly losses: LossColumns;
-  /** Rows of the largest coverage: the size of per-request scratch space. */
-  readonly largestCoverage: number;
 }
 
 /** Bytes held by the snapshot's columns. */

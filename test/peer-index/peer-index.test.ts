@@ -20,12 +20,14 @@ t.test("builds, follows versions, steps aside when stale, recovers", async (t) =
   const bump = async () => Number((await knex.raw("update dataset_version set version = version + 1 returning version")).rows[0].version);
 
   let failing = false;
+  let builds = 0;
   const index = createPeerIndex({
     connectionString: url,
     log: pino({ level: "silent" }),
     retryDelayMs: 50,
     // The real build, made to fail on demand as it would with the database away.
     build: async (connectionString) => {
+      builds++;
       if (failing) throw new Error("connection refused");
       return buildSnapshot(connectionString);
     },
@@ -59,6 +61,24 @@ t.test("builds, follows versions, steps aside when stale, recovers", async (t) =
   await waitFor(() => index.status().version === 2, "the retried build");
   t.equal(index.current()?.version, 2, "the retry builds the confirmed version and serves it");
 
+  // A retry serves no stale snapshot either: a build that fails again leaves SQL answering.
+  failing = true;
+  let retries = 0;
+  index.datasetChanged(await bump());
+  await waitFor(() => index.status().state === "stale", "a failed build");
+  while (retries < 3) {
+    await waitFor(() => index.status().state === "stale", "a failed retry");
+    t.equal(index.current(), undefined, `retry ${++retries}: still SQL`);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+  failing = false;
+  await waitFor(() => index.current()?.version === 3, "version 3");
+
+  // The database's version is the truth, even going down (a restore): it is built, once.
+  await knex.raw("update dataset_version set version = 1");
   index.datasetChanged(1);
-  t.equal(index.status().datasetVersion, 2, "an older version is ignored");
+  await waitFor(() => index.current()?.version === 1, "the restored version");
+  const built = builds;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.equal(builds, built, "and not rebuilt again and again");
 });

@@ -7,7 +7,8 @@ export interface LimitAdequacyFigures {
   percentCovered: bigint;
   maxLoss: number;
   averageLoss: bigint;
-  listOfCases: { lossEventId: bigint; lossAmount: number }[];
+  /** Every case, in order: the engine's lists as they came. */
+  cases: LossCases;
 }
 
 /**
@@ -24,15 +25,13 @@ export function limitAdequacyFigures(clientLimit: Decimal, medianLimit: Decimal,
   let covered = 0;
   for (let i = 0; i < total; i++) if (cases.amounts[i]! <= bound) covered++;
   const ratio = (part: Decimal) => (total === 0 ? new Decimal(0) : roundHalfAwayFromZero(part.div(total), 0));
-  const listOfCases = new Array<{ lossEventId: bigint; lossAmount: number }>(total);
-  for (let i = 0; i < total; i++) listOfCases[i] = { lossEventId: BigInt(cases.ids[i]!), lossAmount: cases.amounts[i]! };
   return {
     clientLimit: toNumber(clientLimit),
     medianLimit: BigInt(roundHalfAwayFromZero(medianLimit, 0).toFixed(0)),
     percentCovered: BigInt(ratio(new Decimal(covered).times(100)).toFixed(0)),
     maxLoss: total === 0 ? 0 : cases.amounts[total - 1]!,
     averageLoss: BigInt(ratio(sumOf(cases.amounts)).toFixed(0)),
-    listOfCases,
+    cases,
   };
 }
 

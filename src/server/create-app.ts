@@ -11,6 +11,7 @@ import { createAuthInterceptor, type Authenticator } from "../auth/authenticator
 import { createErrorInterceptor } from "../rpc/error-interceptor.js";
 import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
 import { requestInfoKey } from "../rpc/request-info.js";
+import { createResponseCaptureInterceptor } from "../rpc/response-capture.js";
 import { todayUtc } from "../benchmark/time-window.js";
 import { createAssessmentService } from "../services/assessment-service.js";
 import { createCompanyService } from "../services/company-service.js";
@@ -66,7 +67,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
       router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
       handlers = router.handlers;
     },
-    interceptors: [createErrorInterceptor(log), createAuthInterceptor(authenticator), createBindingProblemsInterceptor()],
+    interceptors: [createErrorInterceptor(log), createAuthInterceptor(authenticator), createBindingProblemsInterceptor(), createResponseCaptureInterceptor()],
     readMaxBytes: MAX_BODY_BYTES,
     contextValues,
     fallback: (req, res) => void fallback(req, res),

@@ -1,4 +1,7 @@
+import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
+import { LimitAdequacySchema, LossCaseSchema, type LossCase } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import type { LossCases } from "../benchmark/peer-statistics.js";
 import { limitAdequacyFigures } from "../benchmark/limit-adequacy.js";
 import type { PeerEngine } from "../benchmark/peer-engine.js";
 import { readLossYears, type LossYearFilter } from "../benchmark/loss-years.js";
@@ -33,5 +36,18 @@ export async function limitAdequacy(engine: PeerEngine, asOf: string, req: Limit
 
   const stats = await engine.limitAdequacy(peers, years, timeWindow(asOf, DEFAULT_TRAILING));
   assertCoverageReference(req, stats.reference, problems);
-  return { limitAdequacy: limitAdequacyFigures(clientLimit, stats.medianLimit, stats.cases) };
+  const { cases, ...figures } = limitAdequacyFigures(clientLimit, stats.medianLimit, stats.cases);
+  return { limitAdequacy: create(LimitAdequacySchema, { ...figures, listOfCases: lossCaseMessages(cases) }) };
+}
+
+/**
+ * The cases as LossCase messages, made directly: an answer may list tens of thousands,
+ * and a message made field by field from a plain object costs several times more.
+ */
+function lossCaseMessages({ ids, amounts }: LossCases): LossCase[] {
+  const messages = new Array<LossCase>(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    messages[i] = { $typeName: LossCaseSchema.typeName, lossEventId: BigInt(ids[i]!), lossAmount: amounts[i]! };
+  }
+  return messages;
 }

@@ -4,6 +4,7 @@ import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@conne
 import { errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { decimalTextsKey } from "../rpc/decimal-texts.js";
 import { bindingProblemsKey } from "../rpc/input-problems.js";
+import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";
 import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
@@ -110,6 +111,7 @@ async function invoke(
   }
   const abort = new AbortController();
   req.once("close", () => abort.abort());
+  const capture: ResponseCapture = {};
   const response = await handler({
     httpVersion: "1.1",
     url: new URL(handler.requestPath, "http://localhost").toString(),
@@ -117,13 +119,13 @@ async function invoke(
     header,
     body: createAsyncIterable([toBinary(route.method.input, message)]),
     signal: abort.signal,
-    contextValues,
+    contextValues: contextValues.set(responseCaptureKey, capture),
   });
   const bytes = response.body ? await readAllBytes(response.body, Number.MAX_SAFE_INTEGER) : new Uint8Array();
   if (response.status !== 200) {
     return errorFromJsonBytes(bytes, response.header, new ConnectError(`HTTP ${response.status}`, Code.Internal));
   }
-  const output = fromBinary(route.method.output, bytes);
+  const output = capture.message ?? fromBinary(route.method.output, bytes);
   if (route.responseBody === "") return shapeMessage(route.method.output, output);
   const field = route.method.output.fields.find((f) => f.name === route.responseBody)!;
   return shapeField(field, output, (output as unknown as Record<string, unknown>)[field.localName]);

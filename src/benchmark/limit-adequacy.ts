@@ -7,13 +7,11 @@ export interface LimitAdequacyFigures {
   percentCovered: bigint;
   maxLoss: number;
   averageLoss: bigint;
-  /** Every case, in order: the engine's lists as they came. */
-  cases: LossCases;
 }
 
 /**
  * SEMANTICS.md section 9: the share of peer losses the client's limit covers, the
- * largest and the mean loss, and every case, from cases already in order. Loss
+ * largest and the mean loss, from cases already in order (listed as they are). Loss
  * amounts are whole dollars below 2^53, so they are compared and summed as plain
  * numbers, exactly (see sumOf).
  */
@@ -31,7 +29,6 @@ export function limitAdequacyFigures(clientLimit: Decimal, medianLimit: Decimal,
     percentCovered: BigInt(ratio(new Decimal(covered).times(100)).toFixed(0)),
     maxLoss: total === 0 ? 0 : cases.amounts[total - 1]!,
     averageLoss: BigInt(ratio(sumOf(cases.amounts)).toFixed(0)),
-    cases,
   };
 }
 

@@ -6,7 +6,7 @@ import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
 import { scratchRows } from "./scratch.js";
-import { SECTORS, type CoverageSlices, type PeerSnapshot } from "./snapshot.js";
+import { SECTORS, type CompanyColumns, type CoverageSlices, type PeerSnapshot, type RowRange, type SectorRows } from "./snapshot.js";
 
 /** What an unknown coverage reads as: nothing, so the service answers 400 as with SQL. */
 const NO_ROWS = { start: 0, end: 0, bySector: new Int32Array(SECTORS + 1) };
@@ -101,26 +101,33 @@ function dayNumber(date: string): number {
  * effective date <= end, SEMANTICS.md section 2) is one range of rows.
  */
 function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, window: TimeWindow) {
-  const { bySector, start, end } = coverage.programs;
   const day = snapshot.programs.day;
   const [after, until] = [dayNumber(window.start), dayNumber(window.end)];
-  const rows = scratchRows("programs", end - start);
-  let count = 0;
-  for (const sector of filter.sectors) {
-    const [first, last] = [bySector[sector]!, bySector[sector + 1]!];
-    count = matchRows(snapshot.programs, filter, firstAbove(day, first, last, after), firstAbove(day, first, last, until), rows, count);
-  }
-  return { rows, count };
+  return matchSectors(snapshot.programs, coverage.programs, filter, "programs", ({ start, end }) => ({
+    start: firstAbove(day, start, end, after),
+    end: firstAbove(day, start, end, until),
+  }));
 }
 
 /** The peer loss events passing the loss-year filter: in each sector named, the years are one range. */
 function matchLosses({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, years: LossYearFilter) {
-  const { bySector, start, end } = coverage.losses;
-  const rows = scratchRows("losses", end - start);
+  return matchSectors(snapshot.losses, coverage.losses, filter, "losses", (run) => lossYearRange(snapshot.losses, run, years));
+}
+
+/** The matching rows of the part (`within`) of each named sector's run, in scratch space. */
+function matchSectors(
+  columns: CompanyColumns,
+  rowsOfCoverage: SectorRows,
+  filter: CompiledPeerFilter,
+  table: "programs" | "losses",
+  within: (run: RowRange) => RowRange,
+) {
+  const { bySector, start, end } = rowsOfCoverage;
+  const rows = scratchRows(table, end - start);
   let count = 0;
   for (const sector of filter.sectors) {
-    const range = lossYearRange(snapshot.losses, { start: bySector[sector]!, end: bySector[sector + 1]! }, years);
-    count = matchRows(snapshot.losses, filter, range.start, range.end, rows, count);
+    const range = within({ start: bySector[sector]!, end: bySector[sector + 1]! });
+    count = matchRows(columns, filter, range.start, range.end, rows, count);
   }
   return { rows, count };
 }

@@ -1,7 +1,6 @@
-import { Decimal } from "../benchmark/decimal.js";
 import type { PeerGroup } from "../benchmark/peer-group.js";
 import { naicsTable } from "./naics-key.js";
-import { CEILING, type CompanyColumns, type PeerSnapshot } from "./snapshot.js";
+import { comparable, type CompanyColumns, type PeerSnapshot } from "./snapshot.js";
 
 /**
  * A peer group's company and line-of-business rules (SEMANTICS.md section 1) compiled
@@ -45,14 +44,11 @@ export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): Com
     organizations,
     lines,
     exposure: peers.exposure === "market_cap" ? "marketCap" : peers.exposure,
-    low: clamp(low),
-    high: clamp(high),
+    low: comparable(low),
+    high: comparable(high),
   };
 }
 
-function clamp(value: Decimal): number {
-  return Decimal.min(value, CEILING).toNumber();
-}
 
 /**
  * Appends the rows of [start, end) whose company and line match to `out`, after its

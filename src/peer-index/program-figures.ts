@@ -6,7 +6,7 @@ import type { RankCounts } from "../benchmark/percentile-rank.js";
 import { quantile, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
 import { markRank, nthMarkedRanks } from "./rank-bits.js";
 import { scratchBits } from "./scratch.js";
-import { CEILING, type ProgramColumns, type RowRange } from "./snapshot.js";
+import { comparable, type ProgramColumns, type RowRange } from "./snapshot.js";
 
 /**
  * Figures over the matched program rows (`rows[0..count)`), each one pass: the
@@ -17,7 +17,7 @@ import { CEILING, type ProgramColumns, type RowRange } from "./snapshot.js";
 
 /** A request amount as comparable cents. */
 export function centsOf(amount: Decimal): number {
-  return Decimal.min(amount.times(100), CEILING).toNumber();
+  return comparable(amount.times(100));
 }
 
 /** Band counts and rank counts of the three amounts (SEMANTICS.md sections 4-6), in one pass. */

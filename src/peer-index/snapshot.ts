@@ -1,3 +1,5 @@
+import { Decimal } from "../benchmark/decimal.js";
+
 /**
  * The peer index's data: an immutable, columnar snapshot of the peer facts of one
  * dataset version. Programs and loss events are rows of typed-array columns, each
@@ -23,6 +25,11 @@
  * comparison.
  */
 export const CEILING = 2 ** 53;
+
+/** An exact decimal (a whole number here) as a double to compare with the columns: clamped to CEILING. */
+export function comparable(value: Decimal): number {
+  return Decimal.min(value, CEILING).toNumber();
+}
 
 /** A run of rows [start, end). */
 export interface RowRange {

@@ -36,8 +36,8 @@ export async function limitAdequacy(engine: PeerEngine, asOf: string, req: Limit
 
   const stats = await engine.limitAdequacy(peers, years, timeWindow(asOf, DEFAULT_TRAILING));
   assertCoverageReference(req, stats.reference, problems);
-  const { cases, ...figures } = limitAdequacyFigures(clientLimit, stats.medianLimit, stats.cases);
-  return { limitAdequacy: create(LimitAdequacySchema, { ...figures, listOfCases: lossCaseMessages(cases) }) };
+  const figures = limitAdequacyFigures(clientLimit, stats.medianLimit, stats.cases);
+  return { limitAdequacy: create(LimitAdequacySchema, { ...figures, listOfCases: lossCaseMessages(stats.cases) }) };
 }
 
 /**

@@ -1,5 +1,4 @@
-import { fork, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import { closeChild, forkChild } from "./child-process.js";
 
 /** The bytes a bare server answers every request with. */
 export interface CannedAnswer {
@@ -25,10 +24,7 @@ export interface BareServer {
  * throughput is compared with (CONVENTIONS.md, Performance measurement).
  */
 export async function startBareServer(): Promise<BareServer> {
-  const child: ChildProcess = fork(path.join(import.meta.dirname, "bare-server-child.ts"), [], {
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  const child = forkChild("bare-server-child.ts");
   const next = (type: FromBareServer["type"]) =>
     new Promise<FromBareServer>((resolve, reject) => {
       const onMessage = (message: FromBareServer) => {
@@ -50,11 +46,6 @@ export async function startBareServer(): Promise<BareServer> {
       child.send({ type: "serve", answer } satisfies ToBareServer);
       await serving;
     },
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.disconnect();
-      await exited;
-    },
+    close: () => closeChild(child),
   };
 }

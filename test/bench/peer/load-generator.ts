@@ -1,5 +1,4 @@
-import { fork, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import { closeChild, forkChild } from "./child-process.js";
 
 /** One load to generate: a single request repeated by `connections` keep-alive connections. */
 export interface LoadSpec {
@@ -47,10 +46,7 @@ export interface LoadGenerator {
  * another process), kept for the whole bench and driven over IPC, one run at a time.
  */
 export async function startLoadGenerator(): Promise<LoadGenerator> {
-  const child: ChildProcess = fork(path.join(import.meta.dirname, "load-generator-child.ts"), [], {
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  const child = forkChild("load-generator-child.ts");
   let nextId = 0;
   const waiting = new Map<string, { resolve: (m: FromLoadChild) => void; reject: (e: Error) => void }>();
   child.on("message", (message: FromLoadChild) => {
@@ -91,11 +87,6 @@ export async function startLoadGenerator(): Promise<LoadGenerator> {
         },
       };
     },
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.disconnect();
-      await exited;
-    },
+    close: () => closeChild(child),
   };
 }

@@ -42,35 +42,48 @@ function countingSort(rows: number, keys: number, keyOf: (row: number) => number
 }
 
 /**
- * A new column holding `column`'s values in the given order. Elements are copied as
- * 32-, 16- or 8-bit words, so one monomorphic loop serves every column type (and no
- * bit pattern passes through a double).
+ * Puts the first `order.length` values of `column` in the given order, in place (the
+ * value at sorted position k is the one loaded at order[k]), so a build never holds a
+ * second copy of a column: one pass along each cycle of the permutation, `moved`
+ * marking what is done. Elements move as 32-, 16- or 8-bit words, so one monomorphic
+ * loop serves every column type and no bit pattern passes through a double. Returns
+ * the sorted rows as a view.
  */
-export function permute<T extends Column>(column: T, order: Uint32Array): T {
+export function permuteInPlace<T extends Column>(column: T, order: Uint32Array, moved: Uint8Array): T {
   const size = column.BYTES_PER_ELEMENT;
-  const sorted = new (column.constructor as new (length: number) => T)(order.length);
-  if (size >= 4) {
-    const words = size / 4;
-    const from = new Uint32Array(column.buffer, column.byteOffset, column.length * words);
-    const to = new Uint32Array(sorted.buffer);
-    if (words === 1) for (let k = 0; k < order.length; k++) to[k] = from[order[k]!]!;
-    else {
-      for (let k = 0; k < order.length; k++) {
-        const at = order[k]! * 2;
-        to[2 * k] = from[at]!;
-        to[2 * k + 1] = from[at + 1]!;
+  const wordsPer = Math.max(1, size / 4);
+  const words =
+    size >= 4
+      ? new Uint32Array(column.buffer, column.byteOffset, column.length * wordsPer)
+      : size === 2
+        ? new Uint16Array(column.buffer, column.byteOffset, column.length)
+        : new Uint8Array(column.buffer, column.byteOffset, column.length);
+  moved.fill(0, 0, order.length);
+  for (let first = 0; first < order.length; first++) {
+    if (moved[first]) continue;
+    if (wordsPer === 1) {
+      const saved = words[first]!;
+      let at = first;
+      for (let from = order[at]!; from !== first; at = from, from = order[at]!) {
+        words[at] = words[from]!;
+        moved[at] = 1;
       }
+      words[at] = saved;
+      moved[at] = 1;
+    } else {
+      const [low, high] = [words[2 * first]!, words[2 * first + 1]!];
+      let at = first;
+      for (let from = order[at]!; from !== first; at = from, from = order[at]!) {
+        words[2 * at] = words[2 * from]!;
+        words[2 * at + 1] = words[2 * from + 1]!;
+        moved[at] = 1;
+      }
+      words[2 * at] = low;
+      words[2 * at + 1] = high;
+      moved[at] = 1;
     }
-  } else if (size === 2) {
-    const from = new Uint16Array(column.buffer, column.byteOffset, column.length);
-    const to = new Uint16Array(sorted.buffer);
-    for (let k = 0; k < order.length; k++) to[k] = from[order[k]!]!;
-  } else {
-    const from = new Uint8Array(column.buffer, column.byteOffset, column.length);
-    const to = new Uint8Array(sorted.buffer);
-    for (let k = 0; k < order.length; k++) to[k] = from[order[k]!]!;
   }
-  return sorted;
+  return column.subarray(0, order.length) as T;
 }
 
 /** The bucket of a row: its coverage's index and its NAICS sector. */

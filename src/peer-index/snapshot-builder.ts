@@ -1,7 +1,7 @@
 import { bandOfCents, LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../benchmark/bands.js";
 import type { CopyRow } from "./copy-rows.js";
 import { naicsKey } from "./naics-key.js";
-import { bucketOf, permute, programOrder } from "./program-order.js";
+import { bucketOf, permuteInPlace, programOrder } from "./program-order.js";
 import { rankRows } from "./rank-rows.js";
 import { SECTORS, type CompanyColumns, type CoverageSlices, type LossColumns, type PeerSnapshot, type ProgramColumns, type SectorRows } from "./snapshot.js";
 
@@ -98,18 +98,19 @@ export class SnapshotBuilder {
     const { order, bucketStarts } = programOrder(this.programBucket, loaded.day, rows, this.coverages.size * SECTORS);
     this.programBucket = new Uint32Array(0);
     const sorted = { ...loaded };
+    const moved = new Uint8Array(rows);
     for (const key of Object.keys(loaded) as (keyof ProgramColumns)[]) {
       if (RANK_COLUMNS.includes(key)) continue; // filled below, in sorted order
-      // One column at a time, so the build holds one extra column, not a second copy.
-      sorted[key] = permute(loaded[key], order) as never;
-      loaded[key] = new Uint8Array(0) as never;
+      sorted[key] = permuteInPlace(loaded[key], order, moved) as never;
     }
-    const large = new Map<number, bigint>();
-    order.forEach((row, k) => {
-      const exact = this.largeRpms.get(row);
-      if (exact !== undefined) large.set(k, exact);
-    });
-    this.largeRpms = large;
+    if (this.largeRpms.size > 0) {
+      const large = new Map<number, bigint>();
+      order.forEach((row, k) => {
+        const exact = this.largeRpms.get(row);
+        if (exact !== undefined) large.set(k, exact);
+      });
+      this.largeRpms = large;
+    }
     sorted.rpmRank = new Uint32Array(rows);
     sorted.rowByRpmRank = new Uint32Array(rows);
     sorted.limitRank = new Uint32Array(rows);

@@ -135,11 +135,11 @@ export interface PeerSnapshot {
   readonly losses: LossColumns;
 }
 
-/** Bytes held by the snapshot's columns. */
+/** Bytes held by the snapshot's columns (their whole buffers: a column may be a view of a larger one). */
 export function snapshotBytes(snapshot: PeerSnapshot): number {
   let bytes = 0;
   for (const columns of [snapshot.programs, snapshot.losses]) {
-    for (const column of Object.values(columns) as ArrayBufferView[]) bytes += column.byteLength;
+    for (const column of Object.values(columns) as ArrayBufferView[]) bytes += column.buffer.byteLength;
   }
   return bytes;
 }

@@ -21,15 +21,14 @@ const PROGRAMS_COPY = `copy (
   where c.naics2 is not null
 ) to stdout`;
 
-// Sorted by coverage, sector and loss year, each with its rank in answer order within
-// its coverage (SEMANTICS.md section 9).
+// In any order too, each with its rank in answer order within its coverage
+// (SEMANTICS.md section 9).
 const LOSSES_COPY = `copy (
   select l.coverage_id, l.loss_year, l.line_of_business_id, ${COMPANY_FIELDS},
          l.total_amount, l.loss_event_id,
          row_number() over (partition by l.coverage_id order by l.total_amount, l.loss_event_id) - 1
   from loss_events l join companies c on c.company_id = l.company_id
   where c.naics2 is not null
-  order by l.coverage_id, c.naics2, l.loss_year
 ) to stdout`;
 
 /**
@@ -66,10 +65,11 @@ export async function buildSnapshot(connectionString: string): Promise<PeerSnaps
     const builder = new SnapshotBuilder(version, coverageIds, lines);
     builder.startPrograms(Number(counts.programs));
     await forEachCopyRow(client.query(copyTo(PROGRAMS_COPY)), 13, (row) => builder.addProgram(row));
+    builder.finishPrograms();
     builder.startLosses(Number(counts.losses));
     await forEachCopyRow(client.query(copyTo(LOSSES_COPY)), 12, (row) => builder.addLoss(row));
     await client.query("commit");
-    builder.finishPrograms();
+    builder.finishLosses();
     return builder.finish();
   } finally {
     await client.end().catch(() => {});

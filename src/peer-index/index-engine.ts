@@ -6,10 +6,11 @@ import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
 import { scratchRows } from "./scratch.js";
-import { SECTORS, type CompanyColumns, type CoverageSlices, type PeerSnapshot, type RowRange, type SectorRows } from "./snapshot.js";
+import { NAICS_KEYS } from "./naics-key.js";
+import type { CompanyColumns, CoverageSlices, NaicsRows, PeerSnapshot, RowRange } from "./snapshot.js";
 
 /** What an unknown coverage reads as: nothing, so the service answers 400 as with SQL. */
-const NO_ROWS = { start: 0, end: 0, bySector: new Int32Array(SECTORS + 1) };
+const NO_ROWS = { start: 0, end: 0, byNaics: new Int32Array(NAICS_KEYS + 1) };
 const UNKNOWN_COVERAGE: CoverageSlices = { lineOfBusinessIds: [], programs: NO_ROWS, losses: NO_ROWS, exact: true };
 
 interface Opened {
@@ -97,36 +98,37 @@ function dayNumber(date: string): number {
 }
 
 /**
- * The peer programs: in each sector the peer group's codes name, the window (start <
- * effective date <= end, SEMANTICS.md section 2) is one range of rows.
+ * The peer programs: in each NAICS key the peer group's codes match, the window (start
+ * < effective date <= end, SEMANTICS.md section 2) is one range of rows.
  */
 function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, window: TimeWindow) {
   const day = snapshot.programs.day;
   const [after, until] = [dayNumber(window.start), dayNumber(window.end)];
-  return matchSectors(snapshot.programs, coverage.programs, filter, "programs", ({ start, end }) => ({
+  return matchInGroups(snapshot.programs, coverage.programs, filter, "programs", ({ start, end }) => ({
     start: firstAbove(day, start, end, after),
     end: firstAbove(day, start, end, until),
   }));
 }
 
-/** The peer loss events passing the loss-year filter: in each sector named, the years are one range. */
+/** The peer loss events passing the loss-year filter: in each NAICS key matched, the years are one range. */
 function matchLosses({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, years: LossYearFilter) {
-  return matchSectors(snapshot.losses, coverage.losses, filter, "losses", (run) => lossYearRange(snapshot.losses, run, years));
+  return matchInGroups(snapshot.losses, coverage.losses, filter, "losses", (run) => lossYearRange(snapshot.losses, run, years));
 }
 
-/** The matching rows of the part (`within`) of each named sector's run, in scratch space. */
-function matchSectors(
+/** The matching rows of the part (`within`) of each matched NAICS key's group, in scratch space. */
+function matchInGroups(
   columns: CompanyColumns,
-  rowsOfCoverage: SectorRows,
+  rowsOfCoverage: NaicsRows,
   filter: CompiledPeerFilter,
   table: "programs" | "losses",
   within: (run: RowRange) => RowRange,
 ) {
-  const { bySector, start, end } = rowsOfCoverage;
+  const { byNaics, start, end } = rowsOfCoverage;
   const rows = scratchRows(table, end - start);
   let count = 0;
-  for (const sector of filter.sectors) {
-    const range = within({ start: bySector[sector]!, end: bySector[sector + 1]! });
+  for (const key of filter.naicsKeys) {
+    if (byNaics[key] === byNaics[key + 1]) continue;
+    const range = within({ start: byNaics[key]!, end: byNaics[key + 1]! });
     count = matchRows(columns, filter, range.start, range.end, rows, count);
   }
   return { rows, count };

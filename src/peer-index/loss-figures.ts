@@ -5,7 +5,7 @@ import { forEachMarkedRank, markRank } from "./rank-bits.js";
 import { scratchBits } from "./scratch.js";
 import type { LossColumns, RowRange } from "./snapshot.js";
 
-/** The rows of a run of losses (one sector of a coverage) whose loss year passes the filter: one range, as years ascend. */
+/** The rows of a run of losses (one NAICS key of a coverage) whose loss year passes the filter: one range, as years ascend. */
 export function lossYearRange(columns: LossColumns, run: RowRange, years: LossYearFilter): RowRange {
   const { start, end } = run;
   if (years.kind === "any") return run;

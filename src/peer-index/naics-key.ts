@@ -1,6 +1,7 @@
 /**
- * A company's NAICS code as one small integer key, so a peer group's list of 2- and
- * 3-digit codes becomes one lookup table (SEMANTICS.md section 1):
+ * A company's NAICS code as one small integer key (SEMANTICS.md section 1). Rows are
+ * grouped by key within a coverage, so a peer group's 2- and 3-digit codes name the
+ * groups to read, and every row of them matches its NAICS rule:
  * - 0..999: a code of 3 digits or more, keyed by its first 3 digits (its 2-digit
  *   prefix is key / 10, leading zeros included: "052" is 52, its prefix "05" is 5);
  * - 1000..1099: a code of exactly 2 digits, 1000 + the code;
@@ -17,14 +18,17 @@ export function naicsKey(naics2: number, naics3: number): number {
   return NO_NAICS;
 }
 
-/** The table of keys a peer group's codes match: 1 where a company matches. */
-export function naicsTable(naics2: readonly string[], naics3: readonly string[]): Uint8Array {
-  const table = new Uint8Array(NAICS_KEYS);
+/**
+ * The keys a peer group's codes match, ascending: a 3-digit code its own key; a
+ * 2-digit code the ten 3-digit keys below it and its own 2-digit key.
+ */
+export function naicsKeysOf(naics2: readonly string[], naics3: readonly string[]): number[] {
+  const keys = new Set<number>();
   for (const code of naics2) {
     const prefix = Number(code);
-    table[1000 + prefix] = 1;
-    table.fill(1, prefix * 10, prefix * 10 + 10);
+    for (let digit = 0; digit < 10; digit++) keys.add(prefix * 10 + digit);
+    keys.add(1000 + prefix);
   }
-  for (const code of naics3) table[Number(code)] = 1;
-  return table;
+  for (const code of naics3) keys.add(Number(code));
+  return [...keys].sort((a, b) => a - b);
 }

@@ -1,5 +1,5 @@
 import type { PeerGroup } from "../benchmark/peer-group.js";
-import { naicsTable } from "./naics-key.js";
+import { naicsKeysOf } from "./naics-key.js";
 import { comparable, type CompanyColumns, type PeerSnapshot } from "./snapshot.js";
 
 /**
@@ -8,9 +8,8 @@ import { comparable, type CompanyColumns, type PeerSnapshot } from "./snapshot.j
  * and the exposure bounds as exact numbers.
  */
 export interface CompiledPeerFilter {
-  /** The NAICS sectors (2-digit prefixes) the codes fall in, ascending: the only rows to read. */
-  sectors: number[];
-  naics: Uint8Array;
+  /** The NAICS keys the codes match, ascending: the only row groups to read. */
+  naicsKeys: number[];
   organizations: Uint8Array;
   lines: Uint8Array;
   exposure: "revenues" | "employees" | "marketCap";
@@ -37,10 +36,8 @@ export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): Com
     peers.exposure === "employees"
       ? [peers.exposureLow.ceil(), peers.exposureHigh.floor()]
       : [peers.exposureLow.times(100), peers.exposureHigh.times(100)];
-  const sectors = new Set([...peers.naics2.map(Number), ...peers.naics3.map((code) => Math.floor(Number(code) / 10))]);
   return {
-    sectors: [...sectors].sort((a, b) => a - b),
-    naics: naicsTable(peers.naics2, peers.naics3),
+    naicsKeys: naicsKeysOf(peers.naics2, peers.naics3),
     organizations,
     lines,
     exposure: peers.exposure === "market_cap" ? "marketCap" : peers.exposure,
@@ -52,21 +49,23 @@ export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): Com
 
 /**
  * Appends the rows of [start, end) whose company and line match to `out`, after its
- * first `count`; returns the new count. The one pass every operation makes over its rows.
+ * first `count`; returns the new count. The one pass every operation makes over its
+ * rows. Every row visited is written at out[count], which never passes the rows
+ * visited, so it stays within scratch space sized to the coverage.
  */
 export function matchRows(columns: CompanyColumns, filter: CompiledPeerFilter, start: number, end: number, out: Uint32Array, count: number): number {
-  const { naics, organization, line } = columns;
+  const { organization, line } = columns;
   const exposure = columns[filter.exposure];
   const { low, high } = filter;
-  const naicsOk = filter.naics;
   const organizationOk = filter.organizations;
   const lineOk = filter.lines;
+  // Without a branch per row (whether a row matches is as good as random): every row
+  // is written, and the count moves past it only when it matches. NaN, an unknown
+  // exposure, fails both comparisons.
   for (let i = start; i < end; i++) {
-    if (naicsOk[naics[i]!] === 1 && organizationOk[organization[i]!] === 1 && lineOk[line[i]!] === 1) {
-      const value = exposure[i]!;
-      // NaN, an unknown exposure, fails both comparisons.
-      if (value >= low && value <= high) out[count++] = i;
-    }
+    const value = exposure[i]!;
+    out[count] = i;
+    count += organizationOk[organization[i]!]! & lineOk[line[i]!]! & +(value >= low) & +(value <= high);
   }
   return count;
 }

@@ -6,7 +6,7 @@ import type { RankCounts } from "../benchmark/percentile-rank.js";
 import { quantile, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
 import { markRank, nthMarkedRanks } from "./rank-bits.js";
 import { scratchBits } from "./scratch.js";
-import { comparable, type ProgramColumns, type RowRange } from "./snapshot.js";
+import { comparable, NO_BAND, type ProgramColumns, type RowRange } from "./snapshot.js";
 
 /**
  * Figures over the matched program rows (`rows[0..count)`), each one pass: the
@@ -20,45 +20,40 @@ export function centsOf(amount: Decimal): number {
   return comparable(amount.times(100));
 }
 
-/** Band counts and rank counts of the three amounts (SEMANTICS.md sections 4-6), in one pass. */
+/**
+ * Band counts and rank counts of the three amounts (SEMANTICS.md sections 4-6), in one
+ * pass without a branch per amount: the comparisons with x are random, and counting
+ * them through branches cost three times as much (mispredictions). NaN (no amount)
+ * compares false, so it is neither below nor equal, and its band is NO_BAND, a slot
+ * of its own.
+ */
 export function assessmentFigures(columns: ProgramColumns, rows: Uint32Array, count: number, selected: SelectedAmounts) {
   const { limit, premium, retention, limitBand, premiumBand, retentionBand } = columns;
   const [xLimit, xPremium, xRetention] = [centsOf(selected.limit), centsOf(selected.premium), centsOf(selected.retention)];
-  const limitCounts = new Int32Array(LIMIT_BANDS.labels.length);
-  const premiumCounts = new Int32Array(PREMIUM_BANDS.labels.length);
-  const retentionCounts = new Int32Array(RETENTION_BANDS.labels.length);
-  // below, equal and total of each amount
-  const ranks = new Int32Array(9);
+  const [limitCounts, premiumCounts, retentionCounts] = [new Int32Array(NO_BAND + 1), new Int32Array(NO_BAND + 1), new Int32Array(NO_BAND + 1)];
+  let [limitBelow, limitEqual, premiumBelow, premiumEqual, retentionBelow, retentionEqual] = [0, 0, 0, 0, 0, 0];
   for (let r = 0; r < count; r++) {
     const i = rows[r]!;
-    // NaN (no amount of that kind) fails `===` with itself.
-    const l = limit[i]!;
-    if (l === l) {
-      limitCounts[limitBand[i]!]!++;
-      ranks[2]!++;
-      if (l < xLimit) ranks[0]!++;
-      else if (l === xLimit) ranks[1]!++;
-    }
-    const p = premium[i]!;
-    if (p === p) {
-      premiumCounts[premiumBand[i]!]!++;
-      ranks[5]!++;
-      if (p < xPremium) ranks[3]!++;
-      else if (p === xPremium) ranks[4]!++;
-    }
-    const t = retention[i]!;
-    if (t === t) {
-      retentionCounts[retentionBand[i]!]!++;
-      ranks[8]!++;
-      if (t < xRetention) ranks[6]!++;
-      else if (t === xRetention) ranks[7]!++;
-    }
+    const [l, p, t] = [limit[i]!, premium[i]!, retention[i]!];
+    limitCounts[limitBand[i]!]!++;
+    premiumCounts[premiumBand[i]!]!++;
+    retentionCounts[retentionBand[i]!]!++;
+    limitBelow += +(l < xLimit);
+    limitEqual += +(l === xLimit);
+    premiumBelow += +(p < xPremium);
+    premiumEqual += +(p === xPremium);
+    retentionBelow += +(t < xRetention);
+    retentionEqual += +(t === xRetention);
   }
-  const statistics = (bands: Int32Array, at: number): AmountStatistics => ({
-    bandCounts: Array.from(bands),
-    rank: { below: ranks[at]!, equal: ranks[at + 1]!, total: ranks[at + 2]! },
+  const statistics = (counts: Int32Array, bands: number, below: number, equal: number): AmountStatistics => ({
+    bandCounts: Array.from(counts.subarray(0, bands)),
+    rank: { below, equal, total: count - counts[NO_BAND]! },
   });
-  return { limit: statistics(limitCounts, 0), premium: statistics(premiumCounts, 3), retention: statistics(retentionCounts, 6) };
+  return {
+    limit: statistics(limitCounts, LIMIT_BANDS.labels.length, limitBelow, limitEqual),
+    premium: statistics(premiumCounts, PREMIUM_BANDS.labels.length, premiumBelow, premiumEqual),
+    retention: statistics(retentionCounts, RETENTION_BANDS.labels.length, retentionBelow, retentionEqual),
+  };
 }
 
 export interface RpmFiguresOfRows {
@@ -100,8 +95,11 @@ export function rpmFiguresOfRows(
       const exact = largeRpms.get(i)!;
       if (exact < exactX) below++;
       else if (exact === exactX) equal++;
-    } else if (value < x) below++;
-    else if (value === x) equal++;
+    } else {
+      // Counted without branches, as in assessmentFigures.
+      below += +(value < x);
+      equal += +(value === x);
+    }
   }
   const valueAt = orderStatistics(bits, coverage, columns.rowByRpmRank, n, [...QUARTILES.flatMap((p) => neighbours(n, p)), n - 1], (row) =>
     largeRpms.has(row) ? new Decimal(largeRpms.get(row)!.toString()) : new Decimal(rpm[row]!),

@@ -1,29 +1,30 @@
-import { SECTORS } from "./snapshot.js";
+import { NAICS_KEYS } from "./naics-key.js";
 
 type Column = Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
 
 /**
- * The order of programs in a snapshot, (coverage, NAICS sector, effective date),
- * found in Node rather than by PostgreSQL (whose sort of 4 million wide rows spills
- * to disk at the default work_mem and took most of a build): two stable counting-sort
- * passes, by day then by (coverage, sector), linear in the rows.
+ * The order of a table's rows in a snapshot, (coverage, NAICS key, then the effective
+ * date or the loss year), found in Node rather than by PostgreSQL (whose sort of 4
+ * million wide rows spills to disk at the default work_mem and took most of a build):
+ * two stable counting-sort passes, by the inner key then by (coverage, NAICS key),
+ * linear in the rows.
  */
-export interface ProgramOrder {
+export interface RowOrder {
   /** The loaded row at each sorted position. */
   order: Uint32Array;
-  /** Where each (coverage index * SECTORS + sector) bucket starts; one entry more than buckets. */
+  /** Where each bucket (bucketOf) starts; one entry more than buckets. */
   bucketStarts: Int32Array;
 }
 
-export function programOrder(bucket: Uint32Array, day: Int32Array, rows: number, buckets: number): ProgramOrder {
-  let minDay = Infinity;
-  let maxDay = -Infinity;
+export function rowOrder(bucket: Uint32Array, inner: Int32Array, rows: number, buckets: number): RowOrder {
+  let min = Infinity;
+  let max = -Infinity;
   for (let i = 0; i < rows; i++) {
-    minDay = Math.min(minDay, day[i]!);
-    maxDay = Math.max(maxDay, day[i]!);
+    min = Math.min(min, inner[i]!);
+    max = Math.max(max, inner[i]!);
   }
-  const byDay = countingSort(rows, rows === 0 ? 1 : maxDay - minDay + 1, (i) => day[i]! - minDay, undefined);
-  const order = countingSort(rows, buckets, (i) => bucket[i]!, byDay.order);
+  const byInner = countingSort(rows, rows === 0 ? 1 : max - min + 1, (i) => inner[i]! - min, undefined);
+  const order = countingSort(rows, buckets, (i) => bucket[i]!, byInner.order);
   return { order: order.order, bucketStarts: order.starts };
 }
 
@@ -86,7 +87,7 @@ export function permuteInPlace<T extends Column>(column: T, order: Uint32Array, 
   return column.subarray(0, order.length) as T;
 }
 
-/** The bucket of a row: its coverage's index and its NAICS sector. */
-export function bucketOf(coverageIndex: number, sector: number): number {
-  return coverageIndex * SECTORS + sector;
+/** The bucket of a row: its coverage's index and its NAICS key. */
+export function bucketOf(coverageIndex: number, naicsKey: number): number {
+  return coverageIndex * NAICS_KEYS + naicsKey;
 }

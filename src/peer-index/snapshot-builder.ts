@@ -1,20 +1,21 @@
 import { bandOfCents, LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../benchmark/bands.js";
 import type { CopyRow } from "./copy-rows.js";
-import { naicsKey } from "./naics-key.js";
-import { bucketOf, permuteInPlace, programOrder } from "./program-order.js";
+import { NAICS_KEYS, naicsKey } from "./naics-key.js";
+import { bucketOf, permuteInPlace, rowOrder } from "./program-order.js";
 import { rankRows } from "./rank-rows.js";
-import { SECTORS, type CompanyColumns, type CoverageSlices, type LossColumns, type PeerSnapshot, type ProgramColumns, type SectorRows } from "./snapshot.js";
+import { NO_BAND, type CompanyColumns, type CoverageSlices, type LossColumns, type NaicsRows, type PeerSnapshot, type ProgramColumns } from "./snapshot.js";
 
-const NO_BAND = 255;
-const RANK_COLUMNS: (keyof ProgramColumns)[] = ["rpmRank", "rowByRpmRank", "limitRank", "rowByLimitRank"];
+// Filled once the rows are in order, not loaded.
+const PROGRAM_RANKS: readonly string[] = ["rpmRank", "rowByRpmRank", "limitRank", "rowByLimitRank"];
+const LOSS_RANKS: readonly string[] = ["rowByRank"];
 /** Lines of business and organization types are indexed in 16 bits. */
 const MAX_CODES = 0xffff;
 
 /**
- * Turns the rows of the two COPYs into a snapshot. Programs arrive in any order and
- * are sorted here (program-order.ts); loss events arrive sorted by (coverage, sector,
- * loss year) with their rank in answer order. Both carry their company's fields in
- * fields 3 to 8: naics2, naics3, organization type, revenues, employees, market cap.
+ * Turns the rows of the two COPYs into a snapshot. Rows arrive in any order and are
+ * sorted here (program-order.ts); loss events come with their rank in answer order.
+ * Both carry their company's fields in fields 3 to 8: naics2, naics3, organization
+ * type, revenues, employees, market cap.
  */
 export class SnapshotBuilder {
   private readonly coverages = new Map<number, CoverageSlices>();
@@ -24,13 +25,11 @@ export class SnapshotBuilder {
   private readonly organizationByKey = new Map<number, number>();
   /** Exact RPMs past 2^53 - 1 cents, by row as loaded, then as sorted. */
   private largeRpms = new Map<number, bigint>();
-  /** The sector of the last loss row of each coverage, while they are read. */
-  private readonly lastSector = new Map<SectorRows, number>();
   private programs: ProgramColumns | undefined;
-  private programBucket = new Uint32Array(0);
-  private programRows = 0;
   private losses: LossColumns | undefined;
-  private lossRows = 0;
+  /** Each loaded row's bucket (coverage, NAICS key), for the sort. */
+  private bucket = new Uint32Array(0);
+  private rows = 0;
 
   constructor(
     private readonly version: number,
@@ -39,7 +38,7 @@ export class SnapshotBuilder {
   ) {
     for (const id of coverageIds) {
       this.coverageIndex.set(id, this.coverages.size);
-      this.coverages.set(id, { lineOfBusinessIds: [], programs: emptySectorRows(), losses: emptySectorRows(), exact: true });
+      this.coverages.set(id, { lineOfBusinessIds: [], programs: emptyNaicsRows(), losses: emptyNaicsRows(), exact: true });
     }
     if (lines.length > MAX_CODES) throw new Error(`more than ${MAX_CODES} lines of business: too many for the peer index`);
     for (const line of lines) {
@@ -65,18 +64,14 @@ export class SnapshotBuilder {
       limitRank: new Uint32Array(0),
       rowByLimitRank: new Uint32Array(0),
     };
-    this.programBucket = new Uint32Array(capacity);
+    this.startRows(capacity);
   }
 
   /** Fields: coverage, day, line, the company's six, limit, premium, retention, RPM cents. */
   addProgram(row: CopyRow): void {
     const columns = this.programs!;
-    const i = this.programRows++;
-    if (i >= columns.day.length) throw new Error("more programs than counted");
-    const coverageId = row.integer(0);
-    const coverage = this.coverages.get(coverageId);
-    if (!coverage) throw new Error(`a program of unknown coverage ${coverageId}`);
-    this.programBucket[i] = bucketOf(this.coverageIndex.get(coverageId)!, row.integer(3));
+    const i = this.rows++;
+    const coverage = this.addRow(i, row, "programs");
     columns.day[i] = row.integer(1);
     let exact = this.addCompany(columns, i, row);
     const limit = (columns.limit[i] = row.scaled(9, 2));
@@ -91,18 +86,9 @@ export class SnapshotBuilder {
     if (!exact) coverage.exact = false;
   }
 
-  /** Sorts the loaded programs, finds each coverage's sectors, and ranks RPMs and limits. */
+  /** Sorts the loaded programs, finds each coverage's NAICS groups, and ranks RPMs and limits. */
   finishPrograms(): void {
-    const loaded = this.programs!;
-    const rows = this.programRows;
-    const { order, bucketStarts } = programOrder(this.programBucket, loaded.day, rows, this.coverages.size * SECTORS);
-    this.programBucket = new Uint32Array(0);
-    const sorted = { ...loaded };
-    const moved = new Uint8Array(rows);
-    for (const key of Object.keys(loaded) as (keyof ProgramColumns)[]) {
-      if (RANK_COLUMNS.includes(key)) continue; // filled below, in sorted order
-      sorted[key] = permuteInPlace(loaded[key], order, moved) as never;
-    }
+    const { order, columns: sorted } = this.sortRows(this.programs!, "programs", (columns) => columns.day, PROGRAM_RANKS);
     if (this.largeRpms.size > 0) {
       const large = new Map<number, bigint>();
       order.forEach((row, k) => {
@@ -111,18 +97,14 @@ export class SnapshotBuilder {
       });
       this.largeRpms = large;
     }
+    const rows = order.length;
     sorted.rpmRank = new Uint32Array(rows);
     sorted.rowByRpmRank = new Uint32Array(rows);
     sorted.limitRank = new Uint32Array(rows);
     sorted.rowByLimitRank = new Uint32Array(rows);
-    for (const [id, coverage] of this.coverages) {
-      const first = this.coverageIndex.get(id)! * SECTORS;
-      const ranges = coverage.programs;
-      ranges.bySector = bucketStarts.slice(first, first + SECTORS + 1);
-      ranges.start = ranges.bySector[0]!;
-      ranges.end = ranges.bySector[SECTORS]!;
-      rankRows(sorted.rpm, ranges, sorted.rpmRank, sorted.rowByRpmRank, this.largeRpms);
-      rankRows(sorted.limit, ranges, sorted.limitRank, sorted.rowByLimitRank);
+    for (const { programs: range } of this.coverages.values()) {
+      rankRows(sorted.rpm, range, sorted.rpmRank, sorted.rowByRpmRank, this.largeRpms);
+      rankRows(sorted.limit, range, sorted.limitRank, sorted.rowByLimitRank);
     }
     this.programs = sorted;
   }
@@ -134,32 +116,38 @@ export class SnapshotBuilder {
       year: new Int32Array(rows),
       amount: new Float64Array(rows),
       id: new Float64Array(rows),
-      rowByRank: new Uint32Array(rows),
+      rowByRank: new Uint32Array(0),
       rank: new Uint32Array(rows),
     };
+    this.startRows(rows);
   }
 
   /** Fields: coverage, loss year, line, the company's six, amount, id, rank in answer order. */
   addLoss(row: CopyRow): void {
     const columns = this.losses!;
-    const i = this.lossRows++;
-    if (i >= columns.year.length) throw new Error("more loss events than counted");
-    const coverage = this.enterLoss(row.integer(0), row.integer(3), i);
+    const i = this.rows++;
+    const coverage = this.addRow(i, row, "loss events");
     columns.year[i] = row.integer(1);
     if (!this.addCompany(columns, i, row)) coverage.exact = false;
     columns.amount[i] = row.integer(9);
     columns.id[i] = row.integer(10);
-    const rank = row.integer(11);
-    columns.rank[i] = rank;
-    columns.rowByRank[coverage.losses.start + rank] = i;
+    columns.rank[i] = row.integer(11);
+  }
+
+  /** Sorts the loaded loss events and maps each coverage's ranks to their rows. */
+  finishLosses(): void {
+    if (this.rows !== this.losses!.year.length) throw new Error("fewer loss events than counted");
+    const { columns: sorted } = this.sortRows(this.losses!, "losses", (columns) => columns.year, LOSS_RANKS);
+    sorted.rowByRank = new Uint32Array(sorted.year.length);
+    for (const { losses: range } of this.coverages.values()) {
+      for (let i = range.start; i < range.end; i++) sorted.rowByRank[range.start + sorted.rank[i]!] = i;
+    }
+    this.losses = sorted;
   }
 
   finish(): PeerSnapshot {
     const programs = this.programs!;
     const losses = this.losses!;
-    if (this.lossRows !== losses.year.length) throw new Error("fewer loss events than counted");
-    // The sectors after a coverage's last one start (empty) at its end.
-    for (const [rows, last] of this.lastSector) rows.bySector.fill(rows.end, last + 1);
     return {
       version: this.version,
       coverages: this.coverages,
@@ -173,27 +161,39 @@ export class SnapshotBuilder {
     };
   }
 
-  /**
-   * The coverage of loss row i, whose NAICS sector is `sector`. Rows come grouped by
-   * coverage and then by sector, so a coverage's rows grow at their end, sector after sector.
-   */
-  private enterLoss(coverageId: number, sector: number, i: number): CoverageSlices {
+  private startRows(capacity: number): void {
+    this.bucket = new Uint32Array(capacity);
+    this.rows = 0;
+  }
+
+  /** Row i's coverage (field 0), noting its bucket for the sort. */
+  private addRow(i: number, row: CopyRow, table: string): CoverageSlices {
+    if (i >= this.bucket.length) throw new Error(`more ${table} than counted`);
+    const coverageId = row.integer(0);
     const coverage = this.coverages.get(coverageId);
-    if (!coverage) throw new Error(`a loss event of unknown coverage ${coverageId}`);
-    const rows = coverage.losses;
-    const last = this.lastSector.get(rows);
-    if (last === undefined) {
-      rows.start = i;
-      rows.bySector.fill(i, 0, sector + 1);
-    } else if (rows.end !== i) {
-      throw new Error(`loss events of coverage ${coverageId} are not contiguous`);
-    } else if (sector !== last) {
-      if (sector < last) throw new Error(`loss events of coverage ${coverageId} are not sorted by sector`);
-      rows.bySector.fill(i, last + 1, sector + 1);
-    }
-    this.lastSector.set(rows, sector);
-    rows.end = i + 1;
+    if (!coverage) throw new Error(`${table} of unknown coverage ${coverageId}`);
+    this.bucket[i] = bucketOf(this.coverageIndex.get(coverageId)!, naicsKey(row.integer(3), row.integer(4)));
     return coverage;
+  }
+
+  /**
+   * Puts the loaded rows in (coverage, NAICS key, `inner`) order, column by column in
+   * place (all but `skip`, filled later), and sets each coverage's row groups.
+   */
+  private sortRows<T extends CompanyColumns>(loaded: T, table: "programs" | "losses", inner: (columns: T) => Int32Array, skip: readonly string[]) {
+    const { order, bucketStarts } = rowOrder(this.bucket, inner(loaded), this.rows, this.coverages.size * NAICS_KEYS);
+    this.bucket = new Uint32Array(0);
+    const columns = { ...loaded };
+    const moved = new Uint8Array(order.length);
+    for (const key of Object.keys(loaded) as (keyof T & string)[]) {
+      if (!skip.includes(key)) columns[key] = permuteInPlace(loaded[key] as never, order, moved);
+    }
+    for (const [id, coverage] of this.coverages) {
+      const first = this.coverageIndex.get(id)! * NAICS_KEYS;
+      const byNaics = bucketStarts.slice(first, first + NAICS_KEYS + 1);
+      coverage[table] = { start: byNaics[0]!, end: byNaics[NAICS_KEYS]!, byNaics };
+    }
+    return { order, columns };
   }
 
   /** Copies the company fields (3 to 8) and the row's line; false when an exposure is not exact. */
@@ -201,7 +201,6 @@ export class SnapshotBuilder {
     const line = this.lineIndex.get(row.integer(2));
     if (line === undefined) throw new Error(`unknown line of business ${row.text(2)}`);
     columns.line[i] = line;
-    columns.naics[i] = naicsKey(row.integer(3), row.integer(4));
     columns.organization[i] = this.organization(row);
     const revenues = (columns.revenues[i] = row.scaled(6, 2));
     columns.employees[i] = row.integer(7);
@@ -223,13 +222,12 @@ export class SnapshotBuilder {
   }
 }
 
-function emptySectorRows(): SectorRows {
-  return { start: 0, end: 0, bySector: new Int32Array(SECTORS + 1) };
+function emptyNaicsRows(): NaicsRows {
+  return { start: 0, end: 0, byNaics: new Int32Array(NAICS_KEYS + 1) };
 }
 
 function companyColumns(rows: number): CompanyColumns {
   return {
-    naics: new Uint16Array(rows),
     organization: new Uint16Array(rows),
     line: new Uint16Array(rows),
     revenues: new Float64Array(rows),

@@ -6,12 +6,13 @@ import { Decimal } from "../benchmark/decimal.js";
  * row carrying its company's attributes (NAICS, organization type, exposures), so a
  * peer group is read in one sequential pass with no join.
  *
- * Programs are sorted by (coverage, NAICS sector, effective date): a peer group reads
- * only the sectors its NAICS codes name, and in each, its window is one contiguous
- * range, found by binary search. Loss events are sorted by (coverage, sector, loss
- * year) and each carries its rank in answer order (amount, then id) within its
- * coverage, so the cases of a peer group come out in order without a sort. Rows of
- * companies without a NAICS code are left out: no peer group holds them.
+ * Programs are sorted by (coverage, NAICS key, effective date) and loss events by
+ * (coverage, NAICS key, loss year) (naics-key.ts): a peer group reads only the keys
+ * its NAICS codes name, and in each, its window (or its loss years) is one contiguous
+ * range, found by binary search. Each loss event carries its rank in answer order
+ * (amount, then id) within its coverage, so the cases of a peer group come out in
+ * order without a sort. Rows of companies without a NAICS code are left out: no peer
+ * group holds them.
  *
  * Amounts are exact integers (cents, dollars or heads) held in float64 columns, exact
  * up to 2^53 - 1; NaN is SQL NULL. A coverage holding an amount or exposure beyond that
@@ -37,21 +38,18 @@ export interface RowRange {
   end: number;
 }
 
-/** The NAICS sectors: a code's first 2 digits, 00 to 99. */
-export const SECTORS = 100;
-
-/** A coverage's rows of one table, grouped by NAICS sector. */
-export interface SectorRows extends RowRange {
-  /** Sector s holds rows [bySector[s], bySector[s + 1]); SECTORS + 1 entries. */
-  bySector: Int32Array;
+/** A coverage's rows of one table, grouped by NAICS key. */
+export interface NaicsRows extends RowRange {
+  /** Key k holds rows [byNaics[k], byNaics[k + 1]); NAICS_KEYS + 1 entries. */
+  byNaics: Int32Array;
 }
 
 /** What the snapshot holds of one coverage. */
 export interface CoverageSlices {
   /** Its lines of business, ascending (the coverage reference of SEMANTICS.md section 11). */
   lineOfBusinessIds: number[];
-  programs: SectorRows;
-  losses: SectorRows;
+  programs: NaicsRows;
+  losses: NaicsRows;
   /**
    * Every amount, exposure and RPM of its rows is at most 2^53 - 1, so every figure
    * computed here is exact; when false, the index answers nothing for this coverage.
@@ -59,10 +57,8 @@ export interface CoverageSlices {
   exact: boolean;
 }
 
-/** The company attributes every row carries (SEMANTICS.md section 1). */
+/** The company attributes every row carries (SEMANTICS.md section 1); its NAICS key is its group's. */
 export interface CompanyColumns {
-  /** NAICS prefixes as one key (naics-key.ts). */
-  naics: Uint16Array;
   /** Index into PeerSnapshot.organizationTypes. */
   organization: Uint16Array;
   /** Index into PeerSnapshot.lineOfBusinessIds (of the row, not of the company). */
@@ -76,13 +72,13 @@ export interface CompanyColumns {
 }
 
 export interface ProgramColumns extends CompanyColumns {
-  /** Effective date, in days since 1970-01-01; ascending within a coverage's sector. */
+  /** Effective date, in days since 1970-01-01; ascending within a coverage's NAICS key. */
   day: Int32Array;
   /** Cents; NaN none. */
   limit: Float64Array;
   premium: Float64Array;
   retention: Float64Array;
-  /** Band index of each amount (SEMANTICS.md section 4), 255 for none; computed once, at build. */
+  /** Band index of each amount (SEMANTICS.md section 4), NO_BAND for none; computed once, at build. */
   limitBand: Uint8Array;
   premiumBand: Uint8Array;
   retentionBand: Uint8Array;
@@ -104,11 +100,14 @@ export interface ProgramColumns extends CompanyColumns {
   rowByLimitRank: Uint32Array;
 }
 
+/** The band of a row without the amount. */
+export const NO_BAND = 255;
+
 /** The rank of a row without the amount. */
 export const NO_RANK = 0xffffffff;
 
 export interface LossColumns extends CompanyColumns {
-  /** Loss year (SEMANTICS.md section 3); ascending within a coverage's sector. */
+  /** Loss year (SEMANTICS.md section 3); ascending within a coverage's NAICS key. */
   year: Int32Array;
   /** Total amount, whole dollars. */
   amount: Float64Array;

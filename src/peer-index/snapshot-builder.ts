@@ -1,7 +1,7 @@
 import { bandOfCents, LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../benchmark/bands.js";
 import type { CopyRow } from "./copy-rows.js";
 import { NAICS_KEYS, naicsKey } from "./naics-key.js";
-import { bucketOf, permuteInPlace, rowOrder } from "./program-order.js";
+import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
 import { rankRows } from "./rank-rows.js";
 import { NO_BAND, type CompanyColumns, type CoverageSlices, type LossColumns, type NaicsRows, type PeerSnapshot, type ProgramColumns } from "./snapshot.js";
 
@@ -177,16 +177,16 @@ export class SnapshotBuilder {
   }
 
   /**
-   * Puts the loaded rows in (coverage, NAICS key, `inner`) order, column by column in
-   * place (all but `skip`, filled later), and sets each coverage's row groups.
+   * Puts the loaded rows in (coverage, NAICS key, `inner`) order, column by column (all
+   * but `skip`, filled later), and sets each coverage's row groups.
    */
   private sortRows<T extends CompanyColumns>(loaded: T, table: "programs" | "losses", inner: (columns: T) => Int32Array, skip: readonly string[]) {
     const { order, bucketStarts } = rowOrder(this.bucket, inner(loaded), this.rows, this.coverages.size * NAICS_KEYS);
     this.bucket = new Uint32Array(0);
     const columns = { ...loaded };
-    const moved = new Uint8Array(order.length);
+    const permute = createPermuter(order);
     for (const key of Object.keys(loaded) as (keyof T & string)[]) {
-      if (!skip.includes(key)) columns[key] = permuteInPlace(loaded[key] as never, order, moved);
+      if (!skip.includes(key)) columns[key] = permute(loaded[key] as never);
     }
     for (const [id, coverage] of this.coverages) {
       const first = this.coverageIndex.get(id)! * NAICS_KEYS;

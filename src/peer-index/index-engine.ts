@@ -6,6 +6,7 @@ import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
 import { scratchRows } from "./scratch.js";
+import { inTurn } from "./turns.js";
 import { NAICS_KEYS } from "./naics-key.js";
 import type { CompanyColumns, CoverageSlices, NaicsRows, PeerSnapshot, RowRange } from "./snapshot.js";
 
@@ -24,9 +25,24 @@ interface Opened {
  * and computes its whole answer from it synchronously, so a request never mixes two
  * dataset versions. With no snapshot to answer from (before the first build, or one
  * known to be stale), or for a coverage the index cannot hold exactly, it hands the
- * call to `fallback`, the SQL engine.
+ * call to `fallback`, the SQL engine. Calls take turns on the event loop (turns.ts).
  */
 export function createIndexPeerEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine): PeerEngine {
+  return takingTurns(createEngine(currentSnapshot, fallback));
+}
+
+function takingTurns(engine: PeerEngine): PeerEngine {
+  return {
+    coverageReference: (...args) => inTurn(() => engine.coverageReference(...args)),
+    assessment: (...args) => inTurn(() => engine.assessment(...args)),
+    rpm: (...args) => inTurn(() => engine.rpm(...args)),
+    programCount: (...args) => inTurn(() => engine.programCount(...args)),
+    lossCount: (...args) => inTurn(() => engine.lossCount(...args)),
+    limitAdequacy: (...args) => inTurn(() => engine.limitAdequacy(...args)),
+  };
+}
+
+function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine): PeerEngine {
   /** The snapshot and coverage to answer from, or undefined to ask the fallback. */
   function open(coverageId: number): Opened | undefined {
     const snapshot = currentSnapshot();

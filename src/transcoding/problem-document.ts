@@ -5,8 +5,8 @@ import { Code } from "@connectrpc/connect";
 import { InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
 import { codeName, httpStatusOf } from "../rpc/http-status.js";
 import { summarizeProblems } from "../rpc/input-problems.js";
-import type { JsonValue } from "./json-shaping.js";
 
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** Seconds a caller should wait after a 503, while the database is away. */
 const RETRY_AFTER_SECONDS = "2";
@@ -60,7 +60,16 @@ export function writeJson(
   contentType = "application/json",
   headers: Record<string, string> = {},
 ): void {
-  const bytes = Buffer.from(JSON.stringify(body));
+  writeJsonBytes(res, status, Buffer.from(JSON.stringify(body)), contentType, headers);
+}
+
+export function writeJsonBytes(
+  res: NodeResponse,
+  status: number,
+  bytes: Buffer,
+  contentType = "application/json",
+  headers: Record<string, string> = {},
+): void {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader("content-type", contentType);
   res.setHeader("content-length", bytes.length);

@@ -8,8 +8,8 @@ import { responseCaptureKey, type ResponseCapture } from "../rpc/response-captur
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";
 import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
-import { shapeField, shapeMessage, type JsonValue } from "./json-shaping.js";
-import { problem, problemFromError, writeJson, writeProblem } from "./problem-document.js";
+import { fieldJson, messageJson } from "./json-writer.js";
+import { problem, problemFromError, writeJsonBytes, writeProblem } from "./problem-document.js";
 import type { NodeRequest, NodeResponse } from "./node-types.js";
 import { readRequestBody, BodyTooLargeError } from "./request-body.js";
 import { splitRequestTarget } from "./request-target.js";
@@ -67,7 +67,7 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const contextValues = options.contextValues(req).set(bindingProblemsKey, problems).set(decimalTextsKey, decimalTexts);
     const answer = await invoke(handler, route, message, req, contextValues);
     if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer), challengeOf(answer));
-    writeJson(res, 200, answer);
+    writeJsonBytes(res, 200, answer);
   };
 }
 
@@ -96,14 +96,14 @@ function challengeOf(error: ConnectError): Record<string, string> {
   return challenge ? { "www-authenticate": challenge } : {};
 }
 
-/** Calls a Connect handler in-process with a binary request; answers the JSON to send, or the error. */
+/** Calls a Connect handler in-process with a binary request; answers the JSON bytes to send, or the error. */
 async function invoke(
   handler: UniversalHandler,
   route: HttpRoute,
   message: Message,
   req: NodeRequest,
   contextValues: ContextValues,
-): Promise<JsonValue | ConnectError> {
+): Promise<Buffer | ConnectError> {
   const header = new Headers({ "content-type": "application/proto", "connect-protocol-version": "1" });
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
@@ -126,7 +126,6 @@ async function invoke(
     return errorFromJsonBytes(bytes, response.header, new ConnectError(`HTTP ${response.status}`, Code.Internal));
   }
   const output = capture.message ?? fromBinary(route.method.output, bytes);
-  if (route.responseBody === "") return shapeMessage(route.method.output, output);
-  const field = route.method.output.fields.find((f) => f.name === route.responseBody)!;
-  return shapeField(field, output, (output as unknown as Record<string, unknown>)[field.localName]);
+  if (route.responseBody === "") return messageJson(route.method.output, output);
+  return fieldJson(route.method.output.fields.find((f) => f.name === route.responseBody)!, output);
 }

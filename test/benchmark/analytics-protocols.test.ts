@@ -13,7 +13,7 @@ import {
 import { LimitAdequacySchema, LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
 import { importDataset } from "../../src/ingest/import-dataset.js";
-import { shapeMessage } from "../../src/transcoding/json-shaping.js";
+import { messageJson } from "../../src/transcoding/json-writer.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
 import { readCsv } from "../ingest/helpers/read-csv.js";
@@ -86,5 +86,5 @@ function toMessageInit(request: ReferenceRequest) {
 }
 
 function shape<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>) {
-  return shapeMessage(schema, message);
+  return JSON.parse(messageJson(schema, message).toString("utf8")) as unknown;
 }

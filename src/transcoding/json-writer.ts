@@ -1,0 +1,111 @@
+import { isFieldSet, isMessage, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
+import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
+import { JsonBytes } from "./json-bytes.js";
+
+/**
+ * Writes a response message as the spec's REST face shows it, which is not
+ * protobuf's canonical JSON: every field is present under its JSON name (zero
+ * values and empty lists included), an unset optional or message field is an
+ * explicit `null`, and 64-bit integers are JSON numbers, not strings (the values
+ * here are ids and counts below 2^53). This API has no enum, bytes or map fields,
+ * so they are refused rather than guessed at.
+ */
+export function messageJson(schema: DescMessage, message: Message): Buffer {
+  const out = new JsonBytes();
+  writeMessage(out, planOf(schema), message);
+  return out.toBuffer();
+}
+
+/** One field's JSON value, for `response_body` answers. */
+export function fieldJson(field: DescField, message: Message): Buffer {
+  const out = new JsonBytes();
+  writeField(out, field, message, (message as unknown as Record<string, unknown>)[field.localName]);
+  return out.toBuffer();
+}
+
+/** A message's fields with their keys already encoded, `,"jsonName":` after the first. */
+interface MessagePlan {
+  fields: { field: DescField; key: Uint8Array }[];
+}
+
+const plans = new WeakMap<DescMessage, MessagePlan>();
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
+function planOf(schema: DescMessage): MessagePlan {
+  let plan = plans.get(schema);
+  if (!plan) {
+    plan = {
+      fields: schema.fields.map((field, i) => ({ field, key: Buffer.from(`${i === 0 ? "" : ","}${JSON.stringify(field.jsonName)}:`) })),
+    };
+    plans.set(schema, plan);
+  }
+  return plan;
+}
+
+function writeMessage(out: JsonBytes, plan: MessagePlan, message: Message): void {
+  const record = message as unknown as Record<string, unknown>;
+  out.byte(OPEN_BRACE);
+  const { fields } = plan;
+  for (let i = 0; i < fields.length; i++) {
+    const { field, key } = fields[i]!;
+    out.raw(key);
+    writeField(out, field, message, record[field.localName]);
+  }
+  out.byte(CLOSE_BRACE);
+}
+
+function writeField(out: JsonBytes, field: DescField, message: Message, value: unknown): void {
+  switch (field.fieldKind) {
+    case "scalar":
+      if (field.presence === FeatureSet_FieldPresence.EXPLICIT && !isFieldSet(message, field)) return out.null();
+      return writeScalar(out, value);
+    case "message":
+      return isMessage(value) ? writeMessage(out, planOf(field.message), value) : out.null();
+    case "list":
+      return writeList(out, field, value as unknown[]);
+    default:
+      throw new Error(`${field.fieldKind} field ${field.name} is not supported in REST answers`);
+  }
+}
+
+function writeList(out: JsonBytes, field: DescField & { fieldKind: "list" }, items: unknown[]): void {
+  const writeItem = itemWriter(out, field);
+  out.byte(OPEN_BRACKET);
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out.byte(COMMA);
+    writeItem(items[i]);
+  }
+  out.byte(CLOSE_BRACKET);
+}
+
+function itemWriter(out: JsonBytes, field: DescField & { fieldKind: "list" }): (item: unknown) => void {
+  switch (field.listKind) {
+    case "message": {
+      const plan = planOf(field.message);
+      return (item) => writeMessage(out, plan, item as Message);
+    }
+    case "scalar":
+      return (item) => writeScalar(out, item);
+    default:
+      throw new Error(`${field.listKind} list ${field.name} is not supported in REST answers`);
+  }
+}
+
+function writeScalar(out: JsonBytes, value: unknown): void {
+  switch (typeof value) {
+    case "number":
+      return out.number(value);
+    case "bigint":
+      return out.number(Number(value));
+    case "boolean":
+      return out.boolean(value);
+    case "string":
+      return out.string(value);
+    default:
+      throw new Error(`a ${typeof value} is not supported in REST answers`);
+  }
+}

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { buildSnapshotInWorker } from "./build-in-worker.js";
+import { releaseSnapshot } from "./release-snapshot.js";
 import { snapshotBytes, type PeerSnapshot } from "./snapshot.js";
 
 /** What /readyz and the logs say of the index. */
@@ -91,7 +92,9 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
       const next = await build(options.connectionString);
       if (stopped) return;
       // What the build read is the database's state; a newer version notified meanwhile builds again.
+      const previous = snapshot;
       snapshot = next;
+      if (previous) releaseSnapshot(previous);
       buildMs = Math.round(performance.now() - started);
       bytes = snapshotBytes(next);
       if (!notifiedDuringBuild) known = next.version;

@@ -51,6 +51,7 @@ t.test("builds, follows versions, steps aside when stale, recovers", async (t) =
   t.ok((first.peerIndex.bytes as number) > 1_000 * 50, "readyz shows the snapshot's bytes");
   t.type(first.peerIndex.buildMs, "number");
 
+  const firstSnapshot = index.current()!;
   failing = true;
   index.datasetChanged(await bump());
   await waitFor(() => index.status().state === "stale", "a failed build");
@@ -60,6 +61,8 @@ t.test("builds, follows versions, steps aside when stale, recovers", async (t) =
   failing = false;
   await waitFor(() => index.status().version === 2, "the retried build");
   t.equal(index.current()?.version, 2, "the retry builds the confirmed version and serves it");
+  t.equal(index.current()!.programs.day.length, programs, "the new snapshot holds every program");
+  t.equal(firstSnapshot.programs.day.length + firstSnapshot.losses.amount.length, 0, "the replaced snapshot's columns are given back at once");
 
   // A retry serves no stale snapshot either: a build that fails again leaves SQL answering.
   failing = true;

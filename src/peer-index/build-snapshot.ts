@@ -8,17 +8,13 @@ import type { PeerSnapshot } from "./snapshot.js";
 /** The application_name of the build's connection, for pg_stat_activity. */
 export const PEER_INDEX_APPLICATION_NAME = "cpb-peer-index";
 
-// The companies a peer group can hold (those with a NAICS code), in id order.
-const COMPANIES_COPY = `copy (
-  select company_id, naics2, naics3, organization_type, revenues, employees, market_cap
-  from companies where naics2 is not null order by company_id
-) to stdout`;
+// The company attributes, in the same columns of both COPYs (fields 3 to 8).
+const COMPANY_FIELDS = "c.naics2, c.naics3, c.organization_type, c.revenues, c.employees, c.market_cap";
 
-// In any order (snapshot-builder.ts sorts them); the rows of companies without a NAICS
-// code match no peer group and are left out. The RPM is the SQL engine's own
-// expression, in cents.
+// In any order (snapshot-builder.ts sorts them); companies without a NAICS code match
+// no peer group and are left out. The RPM is the SQL engine's own expression, in cents.
 const PROGRAMS_COPY = `copy (
-  select p.coverage_id, p.effective_date - date '1970-01-01', p.line_of_business_id, p.company_id,
+  select p.coverage_id, p.effective_date - date '1970-01-01', p.line_of_business_id, ${COMPANY_FIELDS},
          p.limit_amount, p.premium, p.retention,
          case when p.premium is not null and p.limit_amount > 0 then ${RPM_CENTS_SQL} end
   from programs p join companies c on c.company_id = p.company_id
@@ -26,9 +22,9 @@ const PROGRAMS_COPY = `copy (
 ) to stdout`;
 
 // In any order too, each with its rank in answer order within its coverage
-// (SEMANTICS.md section 9), among the losses the index holds.
+// (SEMANTICS.md section 9).
 const LOSSES_COPY = `copy (
-  select l.coverage_id, l.loss_year, l.line_of_business_id, l.company_id,
+  select l.coverage_id, l.loss_year, l.line_of_business_id, ${COMPANY_FIELDS},
          l.total_amount, l.loss_event_id,
          row_number() over (partition by l.coverage_id order by l.total_amount, l.loss_event_id) - 1
   from loss_events l join companies c on c.company_id = l.company_id
@@ -60,22 +56,18 @@ export async function buildSnapshot(connectionString: string): Promise<PeerSnaps
       "select line_of_business_id as id, coverage_id as coverage from lines_of_business order by 1",
     )).rows;
     const coverageIds = (await client.query<{ id: number }>("select coverage_id as id from coverages order by 1")).rows.map((r) => r.id);
-    const counts = (await client.query<{ companies: string; programs: string; losses: string }>(
+    const counts = (await client.query<{ programs: string; losses: string }>(
       // Every program is room enough (the build keeps only those with a NAICS code).
-      `select (select count(*) from companies where naics2 is not null) as companies,
-              (select count(*) from programs) as programs,
+      `select (select count(*) from programs) as programs,
               (select count(*) from loss_events l join companies c on c.company_id = l.company_id where c.naics2 is not null) as losses`,
     )).rows[0]!;
 
     const builder = new SnapshotBuilder(version, coverageIds, lines);
-    builder.startCompanies(Number(counts.companies));
-    await forEachCopyRow(client.query(copyTo(COMPANIES_COPY)), 7, (row) => builder.addCompany(row));
-    builder.finishCompanies();
     builder.startPrograms(Number(counts.programs));
-    await forEachCopyRow(client.query(copyTo(PROGRAMS_COPY)), 8, (row) => builder.addProgram(row));
+    await forEachCopyRow(client.query(copyTo(PROGRAMS_COPY)), 13, (row) => builder.addProgram(row));
     builder.finishPrograms();
     builder.startLosses(Number(counts.losses));
-    await forEachCopyRow(client.query(copyTo(LOSSES_COPY)), 7, (row) => builder.addLoss(row));
+    await forEachCopyRow(client.query(copyTo(LOSSES_COPY)), 12, (row) => builder.addLoss(row));
     await client.query("commit");
     builder.finishLosses();
     return builder.finish();

@@ -8,7 +8,7 @@ import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./progra
 import { scratchRows } from "./scratch.js";
 import { inTurn } from "./turns.js";
 import { NAICS_KEYS } from "./naics-key.js";
-import type { CoverageSlices, NaicsRows, PeerSnapshot, RowColumns, RowRange } from "./snapshot.js";
+import type { CompanyColumns, CoverageSlices, NaicsRows, PeerSnapshot, RowRange } from "./snapshot.js";
 
 /** What an unknown coverage reads as: nothing, so the service answers 400 as with SQL. */
 const NO_ROWS = { start: 0, end: 0, byNaics: new Int32Array(NAICS_KEYS + 1) };
@@ -120,7 +120,7 @@ function dayNumber(date: string): number {
 function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, window: TimeWindow) {
   const day = snapshot.programs.day;
   const [after, until] = [dayNumber(window.start), dayNumber(window.end)];
-  return matchInGroups(snapshot, snapshot.programs, coverage.programs, filter, "programs", ({ start, end }) => ({
+  return matchInGroups(snapshot.programs, coverage.programs, filter, "programs", ({ start, end }) => ({
     start: firstAbove(day, start, end, after),
     end: firstAbove(day, start, end, until),
   }));
@@ -128,13 +128,12 @@ function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilte
 
 /** The peer loss events passing the loss-year filter: in each NAICS key matched, the years are one range. */
 function matchLosses({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, years: LossYearFilter) {
-  return matchInGroups(snapshot, snapshot.losses, coverage.losses, filter, "losses", (run) => lossYearRange(snapshot.losses, run, years));
+  return matchInGroups(snapshot.losses, coverage.losses, filter, "losses", (run) => lossYearRange(snapshot.losses, run, years));
 }
 
 /** The matching rows of the part (`within`) of each matched NAICS key's group, in scratch space. */
 function matchInGroups(
-  snapshot: PeerSnapshot,
-  columns: RowColumns,
+  columns: CompanyColumns,
   rowsOfCoverage: NaicsRows,
   filter: CompiledPeerFilter,
   table: "programs" | "losses",
@@ -146,7 +145,7 @@ function matchInGroups(
   for (const key of filter.naicsKeys) {
     if (byNaics[key] === byNaics[key + 1]) continue;
     const range = within({ start: byNaics[key]!, end: byNaics[key + 1]! });
-    count = matchRows(snapshot.companies, columns, filter, range.start, range.end, rows, count);
+    count = matchRows(columns, filter, range.start, range.end, rows, count);
   }
   return { rows, count };
 }

@@ -1,6 +1,6 @@
 import type { PeerGroup } from "../benchmark/peer-group.js";
 import { naicsKeysOf } from "./naics-key.js";
-import { comparable, type CompanyColumns, type PeerSnapshot, type RowColumns } from "./snapshot.js";
+import { comparable, type CompanyColumns, type PeerSnapshot } from "./snapshot.js";
 
 /**
  * A peer group's company and line-of-business rules (SEMANTICS.md section 1) compiled
@@ -53,10 +53,9 @@ export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): Com
  * rows. Every row visited is written at out[count], which never passes the rows
  * visited, so it stays within scratch space sized to the coverage.
  */
-export function matchRows(companies: CompanyColumns, rows: RowColumns, filter: CompiledPeerFilter, start: number, end: number, out: Uint32Array, count: number): number {
-  const { company, line } = rows;
-  const { organization } = companies;
-  const exposure = companies[filter.exposure];
+export function matchRows(columns: CompanyColumns, filter: CompiledPeerFilter, start: number, end: number, out: Uint32Array, count: number): number {
+  const { organization, line } = columns;
+  const exposure = columns[filter.exposure];
   const { low, high } = filter;
   const organizationOk = filter.organizations;
   const lineOk = filter.lines;
@@ -64,10 +63,9 @@ export function matchRows(companies: CompanyColumns, rows: RowColumns, filter: C
   // is written, and the count moves past it only when it matches. NaN, an unknown
   // exposure, fails both comparisons.
   for (let i = start; i < end; i++) {
-    const c = company[i]!;
-    const value = exposure[c]!;
+    const value = exposure[i]!;
     out[count] = i;
-    count += organizationOk[organization[c]!]! & lineOk[line[i]!]! & +(value >= low) & +(value <= high);
+    count += organizationOk[organization[i]!]! & lineOk[line[i]!]! & +(value >= low) & +(value <= high);
   }
   return count;
 }

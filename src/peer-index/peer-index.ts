@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { buildSnapshotInWorker } from "./build-in-worker.js";
-import { releaseSnapshot } from "./release-buffers.js";
+import { releaseSnapshot } from "./release-snapshot.js";
 import { snapshotBytes, type PeerSnapshot } from "./snapshot.js";
 
 /** What /readyz and the logs say of the index. */

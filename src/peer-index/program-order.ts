@@ -29,7 +29,7 @@ export function rowOrder(bucket: Uint32Array, inner: Int32Array, rows: number, b
 }
 
 /** A stable counting sort of `input` (or 0..rows-1) by key in [0, keys). */
-export function countingSort(rows: number, keys: number, keyOf: (row: number) => number, input: Uint32Array | undefined) {
+function countingSort(rows: number, keys: number, keyOf: (row: number) => number, input: Uint32Array | undefined) {
   const starts = new Int32Array(keys + 1);
   for (let i = 0; i < rows; i++) starts[keyOf(i) + 1]!++;
   for (let k = 0; k < keys; k++) starts[k + 1]! += starts[k]!;

@@ -1,28 +1,28 @@
 import { bandOfCents, LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../benchmark/bands.js";
-import { CompanyTableBuilder, safe } from "./company-table.js";
 import type { CopyRow } from "./copy-rows.js";
-import { NAICS_KEYS } from "./naics-key.js";
+import { NAICS_KEYS, naicsKey } from "./naics-key.js";
 import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
 import { rankRows } from "./rank-rows.js";
-import { NO_BAND, type CoverageSlices, type LossColumns, type NaicsRows, type PeerSnapshot, type ProgramColumns, type RowColumns } from "./snapshot.js";
+import { NO_BAND, type CompanyColumns, type CoverageSlices, type LossColumns, type NaicsRows, type PeerSnapshot, type ProgramColumns } from "./snapshot.js";
 
 // Filled once the rows are in order, not loaded.
 const PROGRAM_RANKS: readonly string[] = ["rpmRank", "rowByRpmRank", "limitRank", "rowByLimitRank"];
 const LOSS_RANKS: readonly string[] = ["rowByRank"];
-/** Lines of business are indexed in 16 bits. */
-const MAX_LINES = 0xffff;
+/** Lines of business and organization types are indexed in 16 bits. */
+const MAX_CODES = 0xffff;
 
 /**
- * Turns the rows of the three COPYs into a snapshot: the companies first (company-table.ts),
- * then programs and loss events, which carry their company's id in field 3. Rows
- * arrive in any order and are sorted here (program-order.ts); loss events come with
- * their rank in answer order.
+ * Turns the rows of the two COPYs into a snapshot. Rows arrive in any order and are
+ * sorted here (program-order.ts); loss events come with their rank in answer order.
+ * Both carry their company's fields in fields 3 to 8: naics2, naics3, organization
+ * type, revenues, employees, market cap.
  */
 export class SnapshotBuilder {
   private readonly coverages = new Map<number, CoverageSlices>();
   private readonly coverageIndex = new Map<number, number>();
   private readonly lineIndex = new Map<number, number>();
-  private readonly companies = new CompanyTableBuilder();
+  private readonly organizationIndex = new Map<string, number>();
+  private readonly organizationByKey = new Map<number, number>();
   /** Exact RPMs past 2^53 - 1 cents, by row as loaded, then as sorted. */
   private largeRpms = new Map<number, bigint>();
   private programs: ProgramColumns | undefined;
@@ -40,31 +40,17 @@ export class SnapshotBuilder {
       this.coverageIndex.set(id, this.coverages.size);
       this.coverages.set(id, { lineOfBusinessIds: [], programs: emptyNaicsRows(), losses: emptyNaicsRows(), exact: true });
     }
-    if (lines.length > MAX_LINES) throw new Error(`more than ${MAX_LINES} lines of business: too many for the peer index`);
+    if (lines.length > MAX_CODES) throw new Error(`more than ${MAX_CODES} lines of business: too many for the peer index`);
     for (const line of lines) {
       this.lineIndex.set(line.id, this.lineIndex.size);
       this.coverages.get(line.coverage)?.lineOfBusinessIds.push(line.id);
     }
   }
 
-  /** Room for exactly `count` companies. */
-  startCompanies(count: number): void {
-    this.companies.start(count);
-  }
-
-  /** Fields: company id (ascending), naics2, naics3, organization type, revenues, employees, market cap. */
-  addCompany(row: CopyRow): void {
-    this.companies.add(row);
-  }
-
-  finishCompanies(): void {
-    this.companies.finish();
-  }
-
   /** Room for up to `capacity` programs, in load order. */
   startPrograms(capacity: number): void {
     this.programs = {
-      ...rowColumns(capacity),
+      ...companyColumns(capacity),
       day: new Int32Array(capacity),
       limit: new Float64Array(capacity),
       premium: new Float64Array(capacity),
@@ -81,21 +67,23 @@ export class SnapshotBuilder {
     this.startRows(capacity);
   }
 
-  /** Fields: coverage, day, line, company id, limit, premium, retention, RPM cents. */
+  /** Fields: coverage, day, line, the company's six, limit, premium, retention, RPM cents. */
   addProgram(row: CopyRow): void {
     const columns = this.programs!;
     const i = this.rows++;
-    const coverage = this.addRow(columns, i, row, "programs");
+    const coverage = this.addRow(i, row, "programs");
     columns.day[i] = row.integer(1);
-    const limit = (columns.limit[i] = row.scaled(4, 2));
-    const premium = (columns.premium[i] = row.scaled(5, 2));
-    const retention = (columns.retention[i] = row.scaled(6, 2));
-    const rpm = (columns.rpm[i] = row.integer(7));
-    if (!safe(rpm)) this.largeRpms.set(i, BigInt(row.text(7)));
+    let exact = this.addCompany(columns, i, row);
+    const limit = (columns.limit[i] = row.scaled(9, 2));
+    const premium = (columns.premium[i] = row.scaled(10, 2));
+    const retention = (columns.retention[i] = row.scaled(11, 2));
+    const rpm = (columns.rpm[i] = row.integer(12));
+    if (!safe(rpm)) this.largeRpms.set(i, BigInt(row.text(12)));
     columns.limitBand[i] = Number.isNaN(limit) ? NO_BAND : bandOfCents(LIMIT_BANDS, limit);
     columns.premiumBand[i] = Number.isNaN(premium) ? NO_BAND : bandOfCents(PREMIUM_BANDS, premium);
     columns.retentionBand[i] = Number.isNaN(retention) ? NO_BAND : bandOfCents(RETENTION_BANDS, retention);
-    if (!(safe(limit) && safe(premium) && safe(retention))) coverage.exact = false;
+    exact &&= safe(limit) && safe(premium) && safe(retention);
+    if (!exact) coverage.exact = false;
   }
 
   /** Sorts the loaded programs, finds each coverage's NAICS groups, and ranks RPMs and limits. */
@@ -124,7 +112,7 @@ export class SnapshotBuilder {
   /** Room for exactly `rows` loss events. */
   startLosses(rows: number): void {
     this.losses = {
-      ...rowColumns(rows),
+      ...companyColumns(rows),
       year: new Int32Array(rows),
       amount: new Float64Array(rows),
       id: new Float64Array(rows),
@@ -134,15 +122,16 @@ export class SnapshotBuilder {
     this.startRows(rows);
   }
 
-  /** Fields: coverage, loss year, line, company id, amount, id, rank in answer order. */
+  /** Fields: coverage, loss year, line, the company's six, amount, id, rank in answer order. */
   addLoss(row: CopyRow): void {
     const columns = this.losses!;
     const i = this.rows++;
-    this.addRow(columns, i, row, "loss events");
+    const coverage = this.addRow(i, row, "loss events");
     columns.year[i] = row.integer(1);
-    columns.amount[i] = row.integer(4);
-    columns.id[i] = row.integer(5);
-    columns.rank[i] = row.integer(6);
+    if (!this.addCompany(columns, i, row)) coverage.exact = false;
+    columns.amount[i] = row.integer(9);
+    columns.id[i] = row.integer(10);
+    columns.rank[i] = row.integer(11);
   }
 
   /** Sorts the loaded loss events and maps each coverage's ranks to their rows. */
@@ -164,9 +153,8 @@ export class SnapshotBuilder {
       coverages: this.coverages,
       lineOfBusinessIds: [...this.lineIndex.keys()],
       lineIndex: this.lineIndex,
-      organizationTypes: [...this.companies.organizationIndex.keys()],
-      organizationIndex: this.companies.organizationIndex,
-      companies: this.companies.take(),
+      organizationTypes: [...this.organizationIndex.keys()],
+      organizationIndex: this.organizationIndex,
       programs,
       largeRpms: this.largeRpms,
       losses,
@@ -178,22 +166,13 @@ export class SnapshotBuilder {
     this.rows = 0;
   }
 
-  /**
-   * Row i's coverage (field 0), line (2) and company (3), noting its bucket for the
-   * sort; a company with an exposure past 2^53 - 1 makes its coverage inexact.
-   */
-  private addRow(columns: RowColumns, i: number, row: CopyRow, table: string): CoverageSlices {
+  /** Row i's coverage (field 0), noting its bucket for the sort. */
+  private addRow(i: number, row: CopyRow, table: string): CoverageSlices {
     if (i >= this.bucket.length) throw new Error(`more ${table} than counted`);
     const coverageId = row.integer(0);
     const coverage = this.coverages.get(coverageId);
     if (!coverage) throw new Error(`${table} of unknown coverage ${coverageId}`);
-    const line = this.lineIndex.get(row.integer(2));
-    if (line === undefined) throw new Error(`unknown line of business ${row.text(2)}`);
-    columns.line[i] = line;
-    const company = this.companies.positionOf(row.integer(3));
-    columns.company[i] = this.companies.sortedPosition(company);
-    if (!this.companies.isExact(company)) coverage.exact = false;
-    this.bucket[i] = bucketOf(this.coverageIndex.get(coverageId)!, this.companies.naicsKey(company));
+    this.bucket[i] = bucketOf(this.coverageIndex.get(coverageId)!, naicsKey(row.integer(3), row.integer(4)));
     return coverage;
   }
 
@@ -201,7 +180,7 @@ export class SnapshotBuilder {
    * Puts the loaded rows in (coverage, NAICS key, `inner`) order, column by column (all
    * but `skip`, filled later), and sets each coverage's row groups.
    */
-  private sortRows<T extends RowColumns>(loaded: T, table: "programs" | "losses", inner: (columns: T) => Int32Array, skip: readonly string[]) {
+  private sortRows<T extends CompanyColumns>(loaded: T, table: "programs" | "losses", inner: (columns: T) => Int32Array, skip: readonly string[]) {
     const { order, bucketStarts } = rowOrder(this.bucket, inner(loaded), this.rows, this.coverages.size * NAICS_KEYS);
     this.bucket = new Uint32Array(0);
     const columns = { ...loaded };
@@ -217,12 +196,47 @@ export class SnapshotBuilder {
     return { order, columns };
   }
 
+  /** Copies the company fields (3 to 8) and the row's line; false when an exposure is not exact. */
+  private addCompany(columns: CompanyColumns, i: number, row: CopyRow): boolean {
+    const line = this.lineIndex.get(row.integer(2));
+    if (line === undefined) throw new Error(`unknown line of business ${row.text(2)}`);
+    columns.line[i] = line;
+    columns.organization[i] = this.organization(row);
+    const revenues = (columns.revenues[i] = row.scaled(6, 2));
+    columns.employees[i] = row.integer(7);
+    const marketCap = (columns.marketCap[i] = row.scaled(8, 2));
+    return safe(revenues) && safe(marketCap);
+  }
+
+  private organization(row: CopyRow): number {
+    const key = row.codeKey(5);
+    let index = this.organizationByKey.get(key);
+    if (index === undefined) {
+      if (this.organizationIndex.size === MAX_CODES) throw new Error(`more than ${MAX_CODES} organization types: too many for the peer index`);
+      const code = row.text(5);
+      index = this.organizationIndex.size;
+      this.organizationIndex.set(code, index);
+      this.organizationByKey.set(key, index);
+    }
+    return index;
+  }
 }
 
 function emptyNaicsRows(): NaicsRows {
   return { start: 0, end: 0, byNaics: new Int32Array(NAICS_KEYS + 1) };
 }
 
-function rowColumns(rows: number): RowColumns {
-  return { company: new Uint32Array(rows), line: new Uint16Array(rows) };
+function companyColumns(rows: number): CompanyColumns {
+  return {
+    organization: new Uint16Array(rows),
+    line: new Uint16Array(rows),
+    revenues: new Float64Array(rows),
+    employees: new Float64Array(rows),
+    marketCap: new Float64Array(rows),
+  };
+}
+
+/** Exact as a float64 integer (NaN, SQL NULL, is exact too). */
+function safe(value: number): boolean {
+  return !(value > Number.MAX_SAFE_INTEGER);
 }

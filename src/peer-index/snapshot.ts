@@ -3,9 +3,8 @@ import { Decimal } from "../benchmark/decimal.js";
 /**
  * The peer index's data: an immutable, columnar snapshot of the peer facts of one
  * dataset version. Programs and loss events are rows of typed-array columns, each
- * row carrying the index of its company, whose attributes (organization type,
- * exposures) are columns of their own, so a peer group is read in one pass over its
- * rows.
+ * row carrying its company's attributes (NAICS, organization type, exposures), so a
+ * peer group is read in one sequential pass with no join.
  *
  * Programs are sorted by (coverage, NAICS key, effective date) and loss events by
  * (coverage, NAICS key, loss year) (naics-key.ts): a peer group reads only the keys
@@ -58,15 +57,12 @@ export interface CoverageSlices {
   exact: boolean;
 }
 
-/**
- * The company attributes a peer group filters on (SEMANTICS.md section 1), one entry
- * per company with a NAICS code, in NAICS-key order (so the companies of one key's
- * rows lie together and stay in cache). Held once per company, not on each of its
- * rows: six programs a company, and the attributes were a third of the snapshot.
- */
+/** The company attributes every row carries (SEMANTICS.md section 1); its NAICS key is its group's. */
 export interface CompanyColumns {
   /** Index into PeerSnapshot.organizationTypes. */
   organization: Uint16Array;
+  /** Index into PeerSnapshot.lineOfBusinessIds (of the row, not of the company). */
+  line: Uint16Array;
   /** Cents; NaN unknown. */
   revenues: Float64Array;
   /** Heads; NaN unknown. */
@@ -75,15 +71,7 @@ export interface CompanyColumns {
   marketCap: Float64Array;
 }
 
-/** What every program and loss row carries besides its own facts; its NAICS key is its group's. */
-export interface RowColumns {
-  /** Index into PeerSnapshot.companies. */
-  company: Uint32Array;
-  /** Index into PeerSnapshot.lineOfBusinessIds (of the row, not of the company). */
-  line: Uint16Array;
-}
-
-export interface ProgramColumns extends RowColumns {
+export interface ProgramColumns extends CompanyColumns {
   /** Effective date, in days since 1970-01-01; ascending within a coverage's NAICS key. */
   day: Int32Array;
   /** Cents; NaN none. */
@@ -118,7 +106,7 @@ export const NO_BAND = 255;
 /** The rank of a row without the amount. */
 export const NO_RANK = 0xffffffff;
 
-export interface LossColumns extends RowColumns {
+export interface LossColumns extends CompanyColumns {
   /** Loss year (SEMANTICS.md section 3); ascending within a coverage's NAICS key. */
   year: Int32Array;
   /** Total amount, whole dollars. */
@@ -140,23 +128,17 @@ export interface PeerSnapshot {
   /** Dense organization-type indexes, upper-case codes. */
   readonly organizationTypes: readonly string[];
   readonly organizationIndex: ReadonlyMap<string, number>;
-  readonly companies: CompanyColumns;
   readonly programs: ProgramColumns;
   /** Exact RPMs in cents of the program rows whose RPM is above 2^53 - 1. */
   readonly largeRpms: ReadonlyMap<number, bigint>;
   readonly losses: LossColumns;
 }
 
-/** The buffers behind the snapshot's columns, each once (a column may be a view of a larger one). */
-export function snapshotBuffers(snapshot: PeerSnapshot): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  for (const table of [snapshot.companies, snapshot.programs, snapshot.losses]) {
-    for (const column of Object.values(table) as ArrayBufferView[]) buffers.add(column.buffer as ArrayBuffer);
-  }
-  return [...buffers];
-}
-
-/** Bytes held by the snapshot's columns (their whole buffers). */
+/** Bytes held by the snapshot's columns (their whole buffers: a column may be a view of a larger one). */
 export function snapshotBytes(snapshot: PeerSnapshot): number {
-  return snapshotBuffers(snapshot).reduce((bytes, buffer) => bytes + buffer.byteLength, 0);
+  let bytes = 0;
+  for (const columns of [snapshot.programs, snapshot.losses]) {
+    for (const column of Object.values(columns) as ArrayBufferView[]) bytes += column.buffer.byteLength;
+  }
+  return bytes;
 }

@@ -1,0 +1,28 @@
+import { MessageChannel } from "node:worker_threads";
+import type { PeerSnapshot } from "./snapshot.js";
+
+/**
+ * Gives a replaced snapshot's column memory back to the system now. Left to the
+ * garbage collector, hundreds of MB of columns outside a small JS heap wait for a
+ * major collection that may come only after the next build has doubled the memory
+ * again: three rebuilds in a row reached 1.2 GB at Advisen scale.
+ *
+ * Node 20 has no ArrayBuffer.prototype.transfer, so the buffers are detached by
+ * transferring them in a message that is never received: closing both ports of the
+ * channel drops the message, and with it the only owner of the memory.
+ *
+ * Only for a snapshot nothing reads any more: each index computation reads the
+ * current snapshot within one synchronous call and returns no view of its columns
+ * (index-engine.ts), so once the reference is swapped, the old one is unreachable
+ * by any request. A column read after this is empty, not stale.
+ */
+export function releaseSnapshot(snapshot: PeerSnapshot): void {
+  const buffers = new Set<ArrayBuffer>();
+  for (const table of [snapshot.programs, snapshot.losses]) {
+    for (const column of Object.values(table) as ArrayBufferView[]) buffers.add(column.buffer as ArrayBuffer);
+  }
+  const { port1, port2 } = new MessageChannel();
+  port1.postMessage(null, [...buffers]);
+  port1.close();
+  port2.close();
+}

@@ -10,17 +10,17 @@ import { JsonBytes } from "./json-bytes.js";
  * here are ids and counts below 2^53). This API has no enum, bytes or map fields,
  * so they are refused rather than guessed at.
  */
-export function messageJson(schema: DescMessage, message: Message): Buffer {
+export function messageJson(schema: DescMessage, message: Message): Buffer[] {
   const out = new JsonBytes();
   writeMessage(out, planOf(schema), message);
-  return out.toBuffer();
+  return out.chunks();
 }
 
 /** One field's JSON value, for `response_body` answers. */
-export function fieldJson(field: DescField, message: Message): Buffer {
+export function fieldJson(field: DescField, message: Message): Buffer[] {
   const out = new JsonBytes();
   writeField(out, field, message, (message as unknown as Record<string, unknown>)[field.localName]);
-  return out.toBuffer();
+  return out.chunks();
 }
 
 /** A message's fields with their keys already encoded, `,"jsonName":` after the first. */

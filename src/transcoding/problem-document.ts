@@ -63,16 +63,20 @@ export function writeJson(
   writeJsonBytes(res, status, Buffer.from(JSON.stringify(body)), contentType, headers);
 }
 
+/** Writes JSON already encoded, in one buffer or as chunks in order. */
 export function writeJsonBytes(
   res: NodeResponse,
   status: number,
-  bytes: Buffer,
+  bytes: Buffer | Buffer[],
   contentType = "application/json",
   headers: Record<string, string> = {},
 ): void {
+  const chunks = Array.isArray(bytes) ? [...bytes] : [bytes];
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader("content-type", contentType);
-  res.setHeader("content-length", bytes.length);
+  res.setHeader("content-length", chunks.reduce((length, chunk) => length + chunk.length, 0));
   res.statusCode = status;
-  res.end(bytes);
+  const last = chunks.pop() ?? Buffer.alloc(0);
+  for (const chunk of chunks) res.write(chunk);
+  res.end(last);
 }

@@ -103,7 +103,7 @@ async function invoke(
   message: Message,
   req: NodeRequest,
   contextValues: ContextValues,
-): Promise<Buffer | ConnectError> {
+): Promise<Buffer[] | ConnectError> {
   const header = new Headers({ "content-type": "application/proto", "connect-protocol-version": "1" });
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { buildSnapshot } from "./build-snapshot.js";
+import { snapshotBuffers } from "./snapshot.js";
 
 /**
  * The body of the build's worker thread (build-in-worker.ts): builds the snapshot and
@@ -7,5 +8,4 @@ import { buildSnapshot } from "./build-snapshot.js";
  */
 const { connectionString } = workerData as { connectionString: string };
 const snapshot = await buildSnapshot(connectionString);
-const columns = [snapshot.programs, snapshot.losses].flatMap((table) => Object.values(table) as ArrayBufferView[]);
-parentPort!.postMessage(snapshot, columns.map((column) => column.buffer as ArrayBuffer));
+parentPort!.postMessage(snapshot, snapshotBuffers(snapshot));

@@ -14,6 +14,8 @@ export interface RowOrder {
   order: Uint32Array;
   /** Where each bucket (bucketOf) starts; one entry more than buckets. */
   bucketStarts: Int32Array;
+  /** The sort's working buffer, free once it returns. */
+  scratch: ArrayBufferLike;
 }
 
 export function rowOrder(bucket: Uint32Array, inner: Int32Array, rows: number, buckets: number): RowOrder {
@@ -25,7 +27,7 @@ export function rowOrder(bucket: Uint32Array, inner: Int32Array, rows: number, b
   }
   const byInner = countingSort(rows, rows === 0 ? 1 : max - min + 1, (i) => inner[i]! - min, undefined);
   const order = countingSort(rows, buckets, (i) => bucket[i]!, byInner.order);
-  return { order: order.order, bucketStarts: order.starts };
+  return { order: order.order, bucketStarts: order.starts, scratch: byInner.order.buffer };
 }
 
 /** A stable counting sort of `input` (or 0..rows-1) by key in [0, keys). */
@@ -53,17 +55,26 @@ function countingSort(rows: number, keys: number, keyOf: (row: number) => number
  * 8-bit words, so one monomorphic loop serves every column type and no bit pattern
  * passes through a double. The sorted rows come back as a view.
  */
-export function createPermuter(order: Uint32Array): <T extends Column>(column: T) => T {
+export interface Permuter {
+  permute<T extends Column>(column: T): T;
+  /** The spare buffers left over once every column is permuted, one per element size: free. */
+  leftovers(): ArrayBuffer[];
+}
+
+export function createPermuter(order: Uint32Array): Permuter {
   const spares = new Map<number, ArrayBuffer>();
-  return <T extends Column>(column: T): T => {
-    const size = column.BYTES_PER_ELEMENT;
-    const capacity = column.length;
-    const spare = spares.get(size) ?? new ArrayBuffer(capacity * size);
-    spares.set(size, column.buffer as ArrayBuffer);
-    if (size >= 4) gather(new Uint32Array(column.buffer, column.byteOffset, capacity * (size / 4)), new Uint32Array(spare), order, size / 4);
-    else if (size === 2) gather(new Uint16Array(column.buffer, column.byteOffset, capacity), new Uint16Array(spare), order, 1);
-    else gather(new Uint8Array(column.buffer, column.byteOffset, capacity), new Uint8Array(spare), order, 1);
-    return new (column.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => T)(spare, 0, order.length);
+  return {
+    permute<T extends Column>(column: T): T {
+      const size = column.BYTES_PER_ELEMENT;
+      const capacity = column.length;
+      const spare = spares.get(size) ?? new ArrayBuffer(capacity * size);
+      spares.set(size, column.buffer as ArrayBuffer);
+      if (size >= 4) gather(new Uint32Array(column.buffer, column.byteOffset, capacity * (size / 4)), new Uint32Array(spare), order, size / 4);
+      else if (size === 2) gather(new Uint16Array(column.buffer, column.byteOffset, capacity), new Uint16Array(spare), order, 1);
+      else gather(new Uint8Array(column.buffer, column.byteOffset, capacity), new Uint8Array(spare), order, 1);
+      return new (column.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => T)(spare, 0, order.length);
+    },
+    leftovers: () => [...spares.values()],
   };
 }
 

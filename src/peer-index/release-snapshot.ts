@@ -1,5 +1,5 @@
 import { MessageChannel } from "node:worker_threads";
-import type { PeerSnapshot } from "./snapshot.js";
+import { snapshotBuffers, type PeerSnapshot } from "./snapshot.js";
 
 /**
  * Gives a replaced snapshot's column memory back to the system now. Left to the
@@ -17,12 +17,8 @@ import type { PeerSnapshot } from "./snapshot.js";
  * by any request. A column read after this is empty, not stale.
  */
 export function releaseSnapshot(snapshot: PeerSnapshot): void {
-  const buffers = new Set<ArrayBuffer>();
-  for (const table of [snapshot.programs, snapshot.losses]) {
-    for (const column of Object.values(table) as ArrayBufferView[]) buffers.add(column.buffer as ArrayBuffer);
-  }
   const { port1, port2 } = new MessageChannel();
-  port1.postMessage(null, [...buffers]);
+  port1.postMessage(null, snapshotBuffers(snapshot));
   port1.close();
   port2.close();
 }

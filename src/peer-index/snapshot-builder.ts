@@ -3,6 +3,7 @@ import type { CopyRow } from "./copy-rows.js";
 import { NAICS_KEYS, naicsKey } from "./naics-key.js";
 import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
 import { rankRows } from "./rank-rows.js";
+import { RecycledBuffers } from "./recycled-buffers.js";
 import { NO_BAND, type CompanyColumns, type CoverageSlices, type LossColumns, type NaicsRows, type PeerSnapshot, type ProgramColumns } from "./snapshot.js";
 
 // Filled once the rows are in order, not loaded.
@@ -29,6 +30,7 @@ export class SnapshotBuilder {
   private losses: LossColumns | undefined;
   /** Each loaded row's bucket (coverage, NAICS key), for the sort. */
   private bucket = new Uint32Array(0);
+  private readonly recycled = new RecycledBuffers();
   private rows = 0;
 
   constructor(
@@ -98,10 +100,11 @@ export class SnapshotBuilder {
       this.largeRpms = large;
     }
     const rows = order.length;
-    sorted.rpmRank = new Uint32Array(rows);
-    sorted.rowByRpmRank = new Uint32Array(rows);
-    sorted.limitRank = new Uint32Array(rows);
-    sorted.rowByLimitRank = new Uint32Array(rows);
+    this.recycled.give(order.buffer);
+    sorted.rpmRank = this.recycled.uint32(rows);
+    sorted.rowByRpmRank = this.recycled.uint32(rows);
+    sorted.limitRank = this.recycled.uint32(rows);
+    sorted.rowByLimitRank = this.recycled.uint32(rows);
     for (const { programs: range } of this.coverages.values()) {
       rankRows(sorted.rpm, range, sorted.rpmRank, sorted.rowByRpmRank, this.largeRpms);
       rankRows(sorted.limit, range, sorted.limitRank, sorted.rowByLimitRank);
@@ -137,8 +140,9 @@ export class SnapshotBuilder {
   /** Sorts the loaded loss events and maps each coverage's ranks to their rows. */
   finishLosses(): void {
     if (this.rows !== this.losses!.year.length) throw new Error("fewer loss events than counted");
-    const { columns: sorted } = this.sortRows(this.losses!, "losses", (columns) => columns.year, LOSS_RANKS);
-    sorted.rowByRank = new Uint32Array(sorted.year.length);
+    const { order, columns: sorted } = this.sortRows(this.losses!, "losses", (columns) => columns.year, LOSS_RANKS);
+    this.recycled.give(order.buffer);
+    sorted.rowByRank = this.recycled.uint32(sorted.year.length);
     for (const { losses: range } of this.coverages.values()) {
       for (let i = range.start; i < range.end; i++) sorted.rowByRank[range.start + sorted.rank[i]!] = i;
     }
@@ -181,13 +185,15 @@ export class SnapshotBuilder {
    * but `skip`, filled later), and sets each coverage's row groups.
    */
   private sortRows<T extends CompanyColumns>(loaded: T, table: "programs" | "losses", inner: (columns: T) => Int32Array, skip: readonly string[]) {
-    const { order, bucketStarts } = rowOrder(this.bucket, inner(loaded), this.rows, this.coverages.size * NAICS_KEYS);
+    const { order, bucketStarts, scratch } = rowOrder(this.bucket, inner(loaded), this.rows, this.coverages.size * NAICS_KEYS);
+    this.recycled.give(this.bucket.buffer, scratch);
     this.bucket = new Uint32Array(0);
     const columns = { ...loaded };
-    const permute = createPermuter(order);
+    const permuter = createPermuter(order);
     for (const key of Object.keys(loaded) as (keyof T & string)[]) {
-      if (!skip.includes(key)) columns[key] = permute(loaded[key] as never);
+      if (!skip.includes(key)) columns[key] = permuter.permute(loaded[key] as never);
     }
+    this.recycled.give(...permuter.leftovers());
     for (const [id, coverage] of this.coverages) {
       const first = this.coverageIndex.get(id)! * NAICS_KEYS;
       const byNaics = bucketStarts.slice(first, first + NAICS_KEYS + 1);

@@ -134,11 +134,16 @@ export interface PeerSnapshot {
   readonly losses: LossColumns;
 }
 
-/** Bytes held by the snapshot's columns (their whole buffers: a column may be a view of a larger one). */
-export function snapshotBytes(snapshot: PeerSnapshot): number {
-  let bytes = 0;
-  for (const columns of [snapshot.programs, snapshot.losses]) {
-    for (const column of Object.values(columns) as ArrayBufferView[]) bytes += column.buffer.byteLength;
+/** The buffers behind the snapshot's columns, each once: a column may be a view of a larger buffer, and some share one. */
+export function snapshotBuffers(snapshot: PeerSnapshot): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const table of [snapshot.programs, snapshot.losses]) {
+    for (const column of Object.values(table) as ArrayBufferView[]) buffers.add(column.buffer as ArrayBuffer);
   }
-  return bytes;
+  return [...buffers];
+}
+
+/** Bytes held by the snapshot's columns (their whole buffers). */
+export function snapshotBytes(snapshot: PeerSnapshot): number {
+  return snapshotBuffers(snapshot).reduce((bytes, buffer) => bytes + buffer.byteLength, 0);
 }

@@ -1,26 +1,26 @@
-import { NO_RANK, type RowRange } from "./snapshot.js";
+import { NO_ROW, type RowRange } from "./snapshot.js";
 
 const DIGIT = 65_536;
 
 /**
- * Ranks the values of a coverage's rows [start, end) (NaN: none, NO_RANK), ties broken
- * by row, for order statistics at request time. The values are whole numbers (cents),
- * so the rows are put in order by an LSD radix sort on 16-bit digits: linear, and a
- * few passes for values below 2^53. Values past 2^53 - 1 sort after every other; their
- * order among themselves comes from `exact`. The coverage's slices of the two outputs
- * are the sort's working buffers, so ranking allocates nothing the size of a coverage
- * (it ranks 8 million values a build).
+ * Puts the rows of a coverage [start, end) that have a value (NaN: none) in order of
+ * value, ties by row, into rowByRank[start..), NO_ROW after them, for order
+ * statistics at request time. The values are whole numbers (cents), so this is an
+ * LSD radix sort on 16-bit digits: linear, and a few passes for values below 2^53.
+ * Values past 2^53 - 1 sort after every other; their order among themselves comes from
+ * `exact`. `scratch` has room for the coverage's rows: the build ranks 8 million
+ * values, and allocates nothing per coverage.
  */
 export function rankRows(
   values: Float64Array,
   { start, end }: RowRange,
-  rank: Uint32Array,
   rowByRank: Uint32Array,
+  scratch: Uint32Array,
   exact?: ReadonlyMap<number, bigint>,
 ): void {
   const sorted = rowByRank.subarray(start, end);
   let rows = sorted;
-  let spare = rank.subarray(start, end);
+  let spare = scratch.subarray(0, end - start);
   let n = 0;
   let max = 0;
   const large: number[] = [];
@@ -44,10 +44,7 @@ export function rankRows(
     return x < y ? -1 : x > y ? 1 : a - b;
   });
   large.forEach((row, j) => (sorted[n + j] = row));
-  const ranked = n + large.length;
-  sorted.fill(0, ranked);
-  rank.fill(NO_RANK, start, end);
-  for (let r = 0; r < ranked; r++) rank[sorted[r]!] = r;
+  sorted.fill(NO_ROW, n + large.length);
 }
 
 /** One stable counting pass over the digit floor(value / divisor) mod 2^16. */

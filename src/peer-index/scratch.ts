@@ -5,6 +5,7 @@
  */
 const rows = { programs: new Uint32Array(0), losses: new Uint32Array(0) };
 let words = new Uint32Array(0);
+let values = new Float64Array(0);
 
 /** Room for `size` row numbers of a table (one buffer each, so a program scan and a loss scan can be held at once). */
 export function scratchRows(table: keyof typeof rows, size: number): Uint32Array {
@@ -18,4 +19,10 @@ export function scratchBits(size: number): Uint32Array {
   if (words.length < needed) words = new Uint32Array(needed);
   words.fill(0, 0, needed);
   return words;
+}
+
+/** Room for `size` values. */
+export function scratchValues(size: number): Float64Array {
+  if (values.length < size) values = new Float64Array(size);
+  return values;
 }

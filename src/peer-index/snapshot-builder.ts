@@ -7,7 +7,7 @@ import { RecycledBuffers } from "./recycled-buffers.js";
 import { NO_BAND, type CompanyColumns, type CoverageSlices, type LossColumns, type NaicsRows, type PeerSnapshot, type ProgramColumns } from "./snapshot.js";
 
 // Filled once the rows are in order, not loaded.
-const PROGRAM_RANKS: readonly string[] = ["rpmRank", "rowByRpmRank", "limitRank", "rowByLimitRank"];
+const PROGRAM_RANKS: readonly string[] = ["rowByRpmRank", "rowByLimitRank"];
 const LOSS_RANKS: readonly string[] = ["rowByRank"];
 /** Lines of business and organization types are indexed in 16 bits. */
 const MAX_CODES = 0xffff;
@@ -61,9 +61,7 @@ export class SnapshotBuilder {
       premiumBand: new Uint8Array(capacity),
       retentionBand: new Uint8Array(capacity),
       rpm: new Float64Array(capacity),
-      rpmRank: new Uint32Array(0),
       rowByRpmRank: new Uint32Array(0),
-      limitRank: new Uint32Array(0),
       rowByLimitRank: new Uint32Array(0),
     };
     this.startRows(capacity);
@@ -101,13 +99,13 @@ export class SnapshotBuilder {
     }
     const rows = order.length;
     this.recycled.give(order.buffer);
-    sorted.rpmRank = this.recycled.uint32(rows);
     sorted.rowByRpmRank = this.recycled.uint32(rows);
-    sorted.limitRank = this.recycled.uint32(rows);
     sorted.rowByLimitRank = this.recycled.uint32(rows);
-    for (const { programs: range } of this.coverages.values()) {
-      rankRows(sorted.rpm, range, sorted.rpmRank, sorted.rowByRpmRank, this.largeRpms);
-      rankRows(sorted.limit, range, sorted.limitRank, sorted.rowByLimitRank);
+    const ranges = [...this.coverages.values()].map((coverage) => coverage.programs);
+    const scratch = this.recycled.uint32(Math.max(0, ...ranges.map(({ start, end }) => end - start)));
+    for (const range of ranges) {
+      rankRows(sorted.rpm, range, sorted.rowByRpmRank, scratch, this.largeRpms);
+      rankRows(sorted.limit, range, sorted.rowByLimitRank, scratch);
     }
     this.programs = sorted;
   }

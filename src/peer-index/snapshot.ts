@@ -89,22 +89,19 @@ export interface ProgramColumns extends CompanyColumns {
    */
   rpm: Float64Array;
   /**
-   * Ranks computed at build, for order statistics without a sort. rpmRank: the
-   * program's rank among its coverage's RPMs, ties broken by row (NO_RANK without an
-   * RPM); rowByRpmRank: the row of each rank, a coverage's rank r at index (coverage
-   * start + r). The same for limits.
+   * Orders computed at build, for order statistics without a sort: a coverage's rows
+   * with an RPM in RPM order (ties by row), from the coverage's start, then NO_ROW for
+   * the rows without one. The same for limits.
    */
-  rpmRank: Uint32Array;
   rowByRpmRank: Uint32Array;
-  limitRank: Uint32Array;
   rowByLimitRank: Uint32Array;
 }
 
 /** The band of a row without the amount. */
 export const NO_BAND = 255;
 
-/** The rank of a row without the amount. */
-export const NO_RANK = 0xffffffff;
+/** No row: an order's entries past the rows it ranks. */
+export const NO_ROW = 0xffffffff;
 
 export interface LossColumns extends CompanyColumns {
   /** Loss year (SEMANTICS.md section 3); ascending within a coverage's NAICS key. */

@@ -23,7 +23,8 @@ interface Opened {
 /**
  * The peer engine of the in-memory index. Each call takes the current snapshot once
  * and computes its whole answer from it synchronously, so a request never mixes two
- * dataset versions. With no snapshot to answer from (before the first build, or one
+ * dataset versions; its answer holds no view of the snapshot's columns, so a replaced
+ * snapshot can be released at once (release-snapshot.ts). With no snapshot to answer from (before the first build, or one
  * known to be stale), or for a coverage the index cannot hold exactly, it hands the
  * call to `fallback`, the SQL engine. Calls take turns on the event loop (turns.ts).
  */

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Authenticator, Identity } from "./authenticator.js";
 import { insufficientScope, invalidToken, missingToken } from "./bearer-errors.js";
 import { discoverJwksUri } from "./discovery.js";
+import { VerifiedTokens, type VerifiedTokenStats } from "./verified-tokens.js";
 
 export interface JwtAuthenticatorOptions {
   /** AUTH_ISSUER: its discovery document names the JWKS. */
@@ -17,25 +18,39 @@ export interface JwtAuthenticatorOptions {
   now?: () => Date;
   /** How soon an unknown `kid` may refetch the JWKS again (jose's cooldown). */
   jwksCooldownMs?: number;
+  /**
+   * How long the JWKS, and a token's verification, are trusted before being checked
+   * again: a key removed from the JWKS is honoured for at most twice this. Default 30 s.
+   */
+  trustMs?: number;
 }
 
 export interface JwtAuthenticator extends Authenticator {
   /** Loads the signing keys in the background, retrying with backoff until they load. */
   start(): void;
   stop(): void;
+  /** The cache of verified tokens: hits, misses, entries. */
+  tokenCache(): VerifiedTokenStats;
 }
 
 // Asymmetric algorithms only: `none` and the HS* family are refused (RFC 8725, 3.1).
 const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
 const CLOCK_TOLERANCE_SECONDS = 60;
 const MAX_BACKOFF_MS = 30_000;
+const DEFAULT_TRUST_MS = 30_000;
+const MAX_CACHED_TOKENS = 10_000;
 
 /**
  * Verifies OpenID Connect access tokens (JWT) with jose against the issuer's JWKS,
  * found through its discovery document. Keys are cached and refetched when a token
- * names an unknown `kid`, so the provider can rotate keys without a restart.
+ * names an unknown `kid`, so the provider can rotate keys without a restart, and at
+ * the latest `trustMs` after the last fetch, so a key the provider withdraws stops
+ * being honoured. A token verified once is trusted again without its signature check
+ * until its `exp`, for `trustMs` at most (verified-tokens.ts).
  */
 export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAuthenticator {
+  const trustMs = options.trustMs ?? DEFAULT_TRUST_MS;
+  const verified = new VerifiedTokens({ maxAgeMs: trustMs, maxEntries: MAX_CACHED_TOKENS, now: () => (options.now?.() ?? new Date()).getTime() });
   let keys: ReturnType<typeof createRemoteJWKSet> | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -45,6 +60,7 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
       const jwksUri = await discoverJwksUri(options.issuer);
       const remote = createRemoteJWKSet(jwksUri, {
         cooldownDuration: options.jwksCooldownMs ?? 30_000,
+        cacheMaxAge: trustMs,
         timeoutDuration: 5_000,
       });
       await remote.reload();
@@ -64,6 +80,7 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
       clearTimeout(timer);
     },
     ready: () => keys !== undefined,
+    tokenCache: () => verified.stats(),
 
     async authenticate(authorization) {
       if (!authorization || authorization.trim() === "") throw missingToken();
@@ -71,9 +88,12 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
       const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization.trim());
       if (!match) throw invalidToken("the Authorization header must be Bearer followed by a token");
       if (!keys) throw new ConnectError("the identity provider's signing keys are not loaded yet", Code.Unavailable);
+      const token = match[1]!;
+      const known = verified.get(token);
+      if (known) return known;
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(match[1]!, keys, {
+        ({ payload } = await jwtVerify(token, keys, {
           issuer: options.issuer,
           audience: options.audience,
           algorithms: ALGORITHMS,
@@ -86,11 +106,13 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
       const scopes = scopesOf(payload);
       const missing = options.requiredScopes.filter((scope) => !scopes.includes(scope));
       if (missing.length > 0) throw insufficientScope(missing);
-      return {
+      const identity: Identity = {
         subject: String(payload.sub ?? ""),
         clientId: stringClaim(payload.client_id) ?? stringClaim(payload.azp) ?? stringClaim(payload.appid),
         scopes,
-      } satisfies Identity;
+      };
+      verified.add(token, identity, payload.exp);
+      return identity;
     },
   };
 }

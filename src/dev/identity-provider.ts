@@ -35,6 +35,8 @@ export interface DevIdentityProvider {
   keys(): JWK[];
   /** Signs with a fresh key from now on, still publishing the old ones. */
   rotateKey(): Promise<void>;
+  /** Stops publishing every key but the newest (tokens they signed must then be refused). */
+  retireOldKeys(): void;
 }
 
 /**
@@ -56,6 +58,10 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     keys: () => keys,
     async rotateKey() {
       keys = [await newSigningKey(), ...keys];
+      provider = createProvider(options, keys);
+    },
+    retireOldKeys() {
+      keys = keys.slice(0, 1);
       provider = createProvider(options, keys);
     },
   };

@@ -48,7 +48,7 @@ t.test("OpenID Connect bearer tokens against a real provider", async (t) => {
     t.ok(await until(() => authenticator.ready()), "signing keys load");
     const logLines: Record<string, unknown>[] = [];
     const server = await startTestServer(t, knex, { authenticator, logLines });
-    return { server, logLines };
+    return { server, logLines, authenticator };
   };
   const token = (clientId = "reader", extra: { audience?: string; scope?: string } = {}) =>
     fetchAccessToken({ issuer: idp.issuer, clientId, clientSecret: `${clientId}-secret`, audience: AUDIENCE, scope: "benchmark:read", ...extra });
@@ -124,6 +124,7 @@ t.test("OpenID Connect bearer tokens against a real provider", async (t) => {
       const header = await authorization();
       const answer = await rest(header);
       t.equal(answer.status, 401);
+      t.equal((await rest(header)).status, 401, "and again: a refusal is not remembered as a success");
       t.equal(answer.challenge, `${REALM}, error="invalid_token", error_description="${description}"`);
       t.match(answer.body, { code: "unauthenticated", detail: description });
       t.equal(await grpcCode(header), 16);
@@ -159,6 +160,48 @@ t.test("OpenID Connect bearer tokens against a real provider", async (t) => {
     t.not(decodeProtectedHeader(after).kid, decodeProtectedHeader(before).kid, "the provider signs with a new key");
     t.equal((await rest(`Bearer ${after}`)).status, 200, "the new key is fetched on its first use");
     t.equal((await rest(`Bearer ${before}`)).status, 200, "the old key is still published");
+  });
+
+  t.test("a verified token is trusted again without a signature check, until its exp", async (t) => {
+    let offsetMs = 0;
+    const clocked = await startService({ now: () => new Date(Date.now() + offsetMs), trustMs: 3600_000 * 2 });
+    const header = `Bearer ${await token()}`;
+    const hits = () => clocked.authenticator.tokenCache().hits;
+    t.equal((await rest(header, clocked.server.url)).status, 200);
+    t.equal(hits(), 0, "the first use is verified");
+    t.equal((await rest(header, clocked.server.url)).status, 200);
+    t.equal(await grpcCode(header, clocked.server.url), 0);
+    t.equal(hits(), 2, "later uses, over any protocol, are not");
+    offsetMs = 3600_000 + 1_000; // just past exp (the provider's tokens live 1 h)
+    t.equal((await rest(header, clocked.server.url)).status, 200, "past exp, within the tolerance: verified again, and accepted");
+    t.equal(hits(), 2, "not from the cache");
+    offsetMs = 2 * 3600_000;
+    const late = await rest(header, clocked.server.url);
+    t.equal(late.status, 401);
+    t.equal(late.challenge, `${REALM}, error="invalid_token", error_description="the token has expired"`);
+    t.equal(clocked.authenticator.tokenCache().entries, 0, "and no longer held");
+  });
+
+  t.test("a key withdrawn from the JWKS stops being honoured within twice trustMs, cached tokens included", async (t) => {
+    const brief = await startService({ trustMs: 1_500 });
+    const old = `Bearer ${await token()}`;
+    t.equal((await rest(old, brief.server.url)).status, 200, "verified and cached");
+    await idp.rotateKey();
+    const fresh = `Bearer ${await token()}`;
+    idp.retireOldKeys();
+    t.equal((await rest(old, brief.server.url)).status, 200, "still trusted within trustMs");
+    await new Promise((resolve) => setTimeout(resolve, 3_200));
+    const refused = await rest(old, brief.server.url);
+    t.equal(refused.status, 401, "refused once the JWKS is fetched again");
+    t.equal(refused.challenge, `${REALM}, error="invalid_token", error_description="the token is signed with an unknown key"`);
+    t.equal((await rest(fresh, brief.server.url)).status, 200, "the current key's tokens pass");
+  });
+
+  t.test("refusals are never cached as successes: each refused token, sent twice, is refused twice", async (t) => {
+    const strict = await startService({ requiredScopes: ["benchmark:read", "benchmark:admin"] });
+    const reader = `Bearer ${await token("reader")}`;
+    for (let i = 0; i < 2; i++) t.equal((await rest(reader, strict.server.url)).status, 403);
+    t.equal(strict.authenticator.tokenCache().entries, 0);
   });
 
   t.test("cpb token gets a token from any issuer that the service accepts", async (t) => {

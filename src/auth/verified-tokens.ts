@@ -1,0 +1,64 @@
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import type { Identity } from "./authenticator.js";
+
+export interface VerifiedTokensOptions {
+  /** How long a verification is trusted at most. */
+  maxAgeMs: number;
+  /** Tokens held at most; the least recently used go first. */
+  maxEntries: number;
+  /** Milliseconds since the epoch: the verifier's clock. */
+  now: () => number;
+}
+
+export interface VerifiedTokenStats {
+  hits: number;
+  misses: number;
+  entries: number;
+}
+
+/**
+ * Tokens verified recently, with the identity each gave, so a token presented again
+ * skips its signature check: an ES256 verification costs more than answering from a
+ * cache (NOTES.md, "the warm path"; PostgREST and Envoy keep the same). Keyed by a
+ * SHA-256 of the exact token, so the cache holds no token. An entry lasts until the
+ * token's `exp` or `maxAgeMs` after its verification, whichever is sooner; only
+ * verifications that succeeded (signature, claims and scopes) are kept.
+ */
+export class VerifiedTokens {
+  private readonly entries: LRUCache<string, { identity: Identity; until: number }>;
+  private hits = 0;
+  private misses = 0;
+
+  constructor(private readonly options: VerifiedTokensOptions) {
+    this.entries = new LRUCache({ max: options.maxEntries });
+  }
+
+  /** The identity of a token verified within its lifetime, else undefined. */
+  get(token: string): Identity | undefined {
+    const key = keyOf(token);
+    const entry = this.entries.get(key);
+    if (entry && this.options.now() < entry.until) {
+      this.hits++;
+      return entry.identity;
+    }
+    if (entry) this.entries.delete(key);
+    this.misses++;
+    return undefined;
+  }
+
+  /** Keeps a token that has just passed verification; `expiresAt` is its `exp` claim (seconds), if any. */
+  add(token: string, identity: Identity, expiresAt: number | undefined): void {
+    const now = this.options.now();
+    const until = Math.min(now + this.options.maxAgeMs, expiresAt === undefined ? Infinity : expiresAt * 1000);
+    if (until > now) this.entries.set(keyOf(token), { identity, until });
+  }
+
+  stats(): VerifiedTokenStats {
+    return { hits: this.hits, misses: this.misses, entries: this.entries.size };
+  }
+}
+
+function keyOf(token: string): string {
+  return createHash("sha256").update(token).digest("base64url");
+}

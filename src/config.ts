@@ -11,6 +11,8 @@ export interface Config {
   logLevel: string;
   /** PEER_INDEX: answer the analytics from the in-memory peer index (on) or from PostgreSQL alone (off). */
   peerIndex: boolean;
+  /** ANSWER_CACHE_MB: bytes of REST answers kept for repeated requests; 0 keeps none. */
+  answerCacheBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -25,6 +27,7 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
     asOf: readDate("BENCHMARK_AS_OF", env.BENCHMARK_AS_OF),
     logLevel: readChoice("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS) ?? "info",
     peerIndex: (readChoice("PEER_INDEX", env.PEER_INDEX, ["on", "off"]) ?? "on") === "on",
+    answerCacheBytes: readMegabytes("ANSWER_CACHE_MB", env.ANSWER_CACHE_MB, 32),
   };
 }
 
@@ -65,4 +68,11 @@ function readChoice(name: string, text: string | undefined, choices: string[]): 
   if (text === undefined || text.trim() === "") return undefined;
   if (!choices.includes(text)) throw new ConfigError(`${name} must be one of ${choices.join(", ")}, not "${text}"`);
   return text;
+}
+
+function readMegabytes(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text.trim() === "") return fallback * 1024 * 1024;
+  const megabytes = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(megabytes)) throw new ConfigError(`${name} must be a whole number of MiB, not "${text}"`);
+  return megabytes * 1024 * 1024;
 }

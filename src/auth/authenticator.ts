@@ -1,5 +1,6 @@
 import { createContextKey, type Interceptor } from "@connectrpc/connect";
-import { requestInfoKey } from "../rpc/request-info.js";
+import { requestInfoKey, type RequestInfo } from "../rpc/request-info.js";
+import type { VerifiedTokenStats } from "./verified-tokens.js";
 
 /** Who is calling, as the access token says. */
 export interface Identity {
@@ -17,6 +18,8 @@ export interface Authenticator {
   authenticate(authorization: string | null): Promise<Identity>;
   /** Whether it can verify tokens now (signing keys loaded); /readyz reports it. */
   ready(): boolean;
+  /** Its cache of verified tokens, if it keeps one. */
+  tokenCache?(): VerifiedTokenStats;
 }
 
 export const identityKey = createContextKey<Identity | undefined>(undefined, { description: "the caller" });
@@ -27,11 +30,16 @@ const OPEN_SERVICES = new Set(["grpc.health.v1.Health"]);
 export function createAuthInterceptor(authenticator: Authenticator): Interceptor {
   return (next) => async (req) => {
     if (OPEN_SERVICES.has(req.service.typeName)) return next(req);
-    const identity = await authenticator.authenticate(req.header.get("authorization"));
+    const identity = await identify(authenticator, req.header.get("authorization"), req.contextValues.get(requestInfoKey));
     req.contextValues.set(identityKey, identity);
-    const info = req.contextValues.get(requestInfoKey);
-    if (info) Object.assign(info.outcome, { subject: identity.subject, clientId: identity.clientId });
     return next(req);
   };
+}
+
+/** Authenticates a call's Authorization header and names the caller in its request's log line. */
+export async function identify(authenticator: Authenticator, authorization: string | null, info: RequestInfo | undefined): Promise<Identity> {
+  const identity = await authenticator.authenticate(authorization);
+  if (info) Object.assign(info.outcome, { subject: identity.subject, clientId: identity.clientId });
+  return identity;
 }
 

@@ -29,7 +29,6 @@ export interface JwtAuthenticator extends Authenticator {
   /** Loads the signing keys in the background, retrying with backoff until they load. */
   start(): void;
   stop(): void;
-  /** The cache of verified tokens: hits, misses, entries. */
   tokenCache(): VerifiedTokenStats;
 }
 

@@ -11,11 +11,12 @@ export interface VerifiedTokensOptions {
   now: () => number;
 }
 
-export interface VerifiedTokenStats {
+// A type, not an interface: it goes into JSON (/readyz) as it is.
+export type VerifiedTokenStats = {
   hits: number;
   misses: number;
   entries: number;
-}
+};
 
 /**
  * Tokens verified recently, with the identity each gave, so a token presented again

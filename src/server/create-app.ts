@@ -7,7 +7,7 @@ import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assess
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { Health } from "../../gen/health/v1/health_pb.js";
-import { createAuthInterceptor, type Authenticator } from "../auth/authenticator.js";
+import { createAuthInterceptor, identify, type Authenticator } from "../auth/authenticator.js";
 import { createErrorInterceptor } from "../rpc/error-interceptor.js";
 import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
 import { requestInfoKey } from "../rpc/request-info.js";
@@ -24,6 +24,7 @@ import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import { createIndexPeerEngine } from "../peer-index/index-engine.js";
 import type { PeerIndex } from "../peer-index/peer-index.js";
 import { createSqlPeerEngine } from "../store/sql-peer-engine.js";
+import { createAnswerCache } from "./answer-cache.js";
 import { watchEventLoopDelay } from "./event-loop-delay.js";
 import { createReadiness } from "./readiness.js";
 import { beginRequest, requestInfoOf } from "./request-log.js";
@@ -38,6 +39,8 @@ export interface AppDependencies {
   datasetVersion?: () => number | undefined;
   /** The in-memory peer index; without it, PostgreSQL answers every figure. */
   peerIndex?: PeerIndex;
+  /** ANSWER_CACHE_MB in bytes; nothing is kept without it, or without a dataset version. */
+  answerCacheBytes?: number;
   /** Other handlers on the same port under a path prefix (the dev identity provider). */
   mounts?: { prefix: string; handle: (req: NodeRequest, res: NodeResponse) => void }[];
 }
@@ -49,7 +52,7 @@ const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 4
  * Connect, the REST face of the spec as the adapter's fallback, and the health
  * endpoints. The same interceptors (errors, authentication) wrap every protocol.
  */
-export function createApp({ knex, authenticator, log, asOf, mounts = [], datasetVersion, peerIndex }: AppDependencies) {
+export function createApp({ knex, authenticator, log, asOf, mounts = [], datasetVersion, peerIndex, answerCacheBytes = 0 }: AppDependencies) {
   const asOfDate = () => asOf ?? todayUtc();
   const readiness = createReadiness(knex, authenticator, peerIndex);
   const sqlEngine = createSqlPeerEngine(knex);
@@ -73,10 +76,24 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
     fallback: (req, res) => void fallback(req, res),
   });
 
+  // The data answers are read from: the dataset version the watcher heard, the peer
+  // snapshot answering (it lags the version during a rebuild), and the as-of date.
+  const dataTag = () => {
+    const dataset = datasetVersion?.();
+    return dataset === undefined ? undefined : `${dataset}.${peerIndex?.current()?.version ?? "-"}.${asOfDate()}`;
+  };
+  const answerCache =
+    answerCacheBytes > 0
+      ? createAnswerCache({ maxBytes: answerCacheBytes, dataTag, onCleared: (stats) => log.info({ answerCache: stats }, "answer cache emptied: the data changed") })
+      : undefined;
   const rest = createRestTranscoder({
     handlers: handlers.filter((h) => apiServices.includes(h.service as (typeof apiServices)[number])),
     contextValues,
     maxBodyBytes: MAX_BODY_BYTES,
+    answers: answerCache && {
+      cache: answerCache,
+      authorize: async (req) => void (await identify(authenticator, req.headers.authorization ?? null, requestInfoOf(req))),
+    },
   });
 
   async function fallback(req: NodeRequest, res: NodeResponse): Promise<void> {
@@ -92,6 +109,8 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
           datasetVersion: datasetVersion?.() ?? null,
           peerIndex: peerIndex?.status() ?? { state: "off" },
           eventLoopDelayMs: eventLoopDelay(),
+          answerCache: answerCache?.stats() ?? null,
+          tokenCache: authenticator.tokenCache?.() ?? null,
         });
       }
       const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));

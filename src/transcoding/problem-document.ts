@@ -67,11 +67,11 @@ export function writeJson(
 export function writeJsonBytes(
   res: NodeResponse,
   status: number,
-  bytes: Buffer | Buffer[],
+  bytes: Buffer | readonly Buffer[],
   contentType = "application/json",
   headers: Record<string, string> = {},
 ): void {
-  const chunks = Array.isArray(bytes) ? [...bytes] : [bytes];
+  const chunks = Buffer.isBuffer(bytes) ? [bytes] : [...bytes];
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader("content-type", contentType);
   res.setHeader("content-length", chunks.reduce((length, chunk) => length + chunk.length, 0));

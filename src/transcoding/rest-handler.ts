@@ -5,6 +5,7 @@ import { errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { decimalTextsKey } from "../rpc/decimal-texts.js";
 import { bindingProblemsKey } from "../rpc/input-problems.js";
 import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
+import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../server/answer-cache.js";
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";
 import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
@@ -21,7 +22,16 @@ export interface RestTranscoderOptions {
   /** Context values of a request (request id, logger), as the other protocols get them. */
   contextValues: (req: NodeRequest) => ContextValues;
   maxBodyBytes: number;
+  /**
+   * Answers kept for repeated requests, with ETags. A request it can answer is
+   * authorized with `authorize` (what the authentication interceptor does) and never
+   * reaches its handler.
+   */
+  answers?: { cache: AnswerCache; authorize: (req: NodeRequest) => Promise<void> };
 }
+
+/** No shared cache may keep the confidential answers; a client's own must revalidate (ETag). */
+const CACHE_CONTROL = "private, no-cache";
 
 /** Headers a REST call forwards to its handler; the handler sees what gRPC callers send. */
 const FORWARDED_HEADERS = ["authorization", "x-request-id", "user-agent"];
@@ -63,12 +73,46 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       throw error;
     }
     const { message, problems, decimalTexts } = binders.get(route)!.bind(inputs);
+    const ticket = problems.length === 0 ? options.answers?.cache.open(canonicalRequest(route, message, decimalTexts)) : undefined;
+    const cacheHeaders: Record<string, string> = ticket ? { etag: ticket.etag, "cache-control": CACHE_CONTROL } : {};
+    if (ticket && (await answerFromCache(req, res, ticket, cacheHeaders))) return;
     const handler = handlerOf.get(route.method)!;
     const contextValues = options.contextValues(req).set(bindingProblemsKey, problems).set(decimalTextsKey, decimalTexts);
     const answer = await invoke(handler, route, message, req, contextValues);
     if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer), challengeOf(answer));
-    writeJsonBytes(res, 200, answer);
+    ticket?.keep(answer);
+    writeJsonBytes(res, 200, answer, "application/json", cacheHeaders);
   };
+
+  /** Answers a 304 or the kept answer, once the caller is authorized; false when the handler must answer. */
+  async function answerFromCache(req: NodeRequest, res: NodeResponse, ticket: CacheTicket, headers: Record<string, string>): Promise<boolean> {
+    if (!ifNoneMatchHits(req.headers["if-none-match"], ticket.etag) && !ticket.cached) return false;
+    try {
+      await options.answers!.authorize(req);
+    } catch (error) {
+      const refusal = error instanceof ConnectError ? error : new ConnectError("internal error", Code.Internal);
+      writeProblem(res, problemFromError(refusal), challengeOf(refusal));
+      return true;
+    }
+    if (ifNoneMatchHits(req.headers["if-none-match"], ticket.etag)) {
+      options.answers!.cache.notModified();
+      res.writeHead(304, headers);
+      res.end();
+      return true;
+    }
+    writeJsonBytes(res, 200, ticket.cached!, "application/json", headers);
+    return true;
+  }
+}
+
+/**
+ * A request as the cache knows it: the method and its bound message (so aliases,
+ * parameter spelling and a comma list or an array come to one form), with the decimal
+ * text of each amount, which the answer may depend on.
+ */
+function canonicalRequest(route: HttpRoute, message: Message, decimalTexts: ReadonlyMap<string, string>): string {
+  const texts = [...decimalTexts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([field, text]) => `${field}=${text}`);
+  return [route.method.parent.typeName, route.method.name, Buffer.from(toBinary(route.method.input, message)).toString("base64"), ...texts].join("\n");
 }
 
 async function readBodyInputs(req: NodeRequest, maxBytes: number): Promise<Omit<BindingInputs, "pathVariables">> {

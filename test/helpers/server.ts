@@ -24,7 +24,15 @@ interface Teardown {
 export async function startTestServer(
   t: Teardown,
   knex: Knex,
-  options: { authenticator?: Authenticator; logLines?: object[]; asOf?: string; peerIndex?: PeerIndex } = {},
+  options: {
+    authenticator?: Authenticator;
+    logLines?: object[];
+    asOf?: string;
+    peerIndex?: PeerIndex;
+    /** The dataset version as a watcher would report it; with answerCacheBytes, answers are cached. */
+    datasetVersion?: () => number | undefined;
+    answerCacheBytes?: number;
+  } = {},
 ): Promise<RunningServer> {
   const log = pino(
     { level: "info" },
@@ -36,6 +44,8 @@ export async function startTestServer(
     log,
     asOf: options.asOf,
     peerIndex: options.peerIndex,
+    datasetVersion: options.datasetVersion,
+    answerCacheBytes: options.answerCacheBytes,
   });
   const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
   t.teardown(() => server.close(1_000));

@@ -98,7 +98,11 @@ t.test("health: /healthz always, /readyz and gRPC health when the database answe
   const readyz = await fetch(`${server.url}/readyz`);
   t.equal(readyz.status, 200);
   const { eventLoopDelayMs, ...rest } = (await readyz.json()) as { eventLoopDelayMs: Record<string, number> };
-  t.same(rest, { status: "ready", reasons: [], datasetVersion: null, peerIndex: { state: "off" } }, "no version watcher nor peer index in this test");
+  t.same(
+    rest,
+    { status: "ready", reasons: [], datasetVersion: null, peerIndex: { state: "off" }, answerCache: null, tokenCache: null },
+    "no version watcher, peer index, answer cache or token cache in this test",
+  );
   t.same(Object.keys(eventLoopDelayMs), ["p50", "p99", "max"], "the event loop's delay, in ms");
 
   const serving = await callWithGrpcJs(server.url, Health.method.check, { service: "" });

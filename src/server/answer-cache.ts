@@ -1,0 +1,112 @@
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+
+/** What one request may do with the cache. */
+export interface CacheTicket {
+  /** A strong ETag of this request under the data answering now. */
+  etag: string;
+  /** The answer's bytes (chunks, in order), kept from an earlier request of the same data. */
+  cached: readonly Buffer[] | undefined;
+  /** Keeps a computed answer (its chunks, not a copy), unless the data changed while it was computed. */
+  keep(chunks: readonly Buffer[]): void;
+}
+
+// A type, not an interface: it goes into JSON (/readyz) as it is.
+export type AnswerCacheStats = {
+  hits: number;
+  misses: number;
+  notModified: number;
+  entries: number;
+  bytes: number;
+  evictions: number;
+  /** The data the entries belong to: dataset version, snapshot version, as-of date. */
+  dataTag: string | null;
+};
+
+export interface AnswerCache {
+  /** For a request in canonical form; undefined when no dataset version is known (nothing is cached then). */
+  open(requestKey: string): CacheTicket | undefined;
+  /** A 304 was answered from a ticket. */
+  notModified(): void;
+  stats(): AnswerCacheStats;
+}
+
+export interface AnswerCacheOptions {
+  maxBytes: number;
+  /**
+   * Names the data answers are read from now (dataset version, peer snapshot version,
+   * as-of date), or undefined when unknown. Any change empties the cache.
+   */
+  dataTag: () => string | undefined;
+  /** Told when a change of data empties the cache. */
+  onCleared?: (stats: AnswerCacheStats) => void;
+}
+
+/**
+ * Encoded answers by canonical request, for the data answering now. Answers change only
+ * when the data does, and the data tag says when: the dataset version (the watcher
+ * hears an import's commit within a second) and the peer snapshot's (a rebuild swaps
+ * it in later). A change empties the cache before anything else is read or kept, and
+ * an answer computed while the data changed is not kept, so no answer outlives its
+ * data. ETags carry the tag taken before the answer was read, so an ETag never claims
+ * newer data than its answer holds.
+ */
+export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
+  let hits = 0;
+  let misses = 0;
+  let notModified = 0;
+  let evictions = 0;
+  const entries = new LRUCache<string, readonly Buffer[]>({
+    maxSize: options.maxBytes,
+    sizeCalculation: (chunks, key) => byteLength(chunks) + key.length,
+    dispose: (_bytes, _key, reason) => {
+      if (reason === "evict") evictions++;
+    },
+  });
+  let currentTag: string | undefined;
+
+  const stats = (): AnswerCacheStats => ({ hits, misses, notModified, entries: entries.size, bytes: entries.calculatedSize, evictions, dataTag: currentTag ?? null });
+
+  /** The data tag now, emptying the cache if it moved. */
+  function dataTagNow(): string | undefined {
+    const tag = options.dataTag();
+    if (tag !== currentTag) {
+      if (currentTag !== undefined) options.onCleared?.(stats());
+      entries.clear();
+      currentTag = tag;
+    }
+    return tag;
+  }
+
+  return {
+    open(requestKey) {
+      const tag = dataTagNow();
+      if (tag === undefined) return undefined;
+      const cached = entries.get(requestKey);
+      if (cached) hits++;
+      else misses++;
+      return {
+        etag: `"${createHash("sha256").update(tag).update("\n").update(requestKey).digest("base64url").slice(0, 32)}"`,
+        cached,
+        keep(chunks) {
+          if (dataTagNow() === tag && byteLength(chunks) + requestKey.length <= options.maxBytes) entries.set(requestKey, chunks);
+        },
+      };
+    },
+    notModified: () => void notModified++,
+    stats,
+  };
+}
+
+function byteLength(chunks: readonly Buffer[]): number {
+  return chunks.reduce((length, chunk) => length + chunk.length, 0);
+}
+
+/** Whether an If-None-Match header names the ETag (RFC 9110 13.1.2: weak comparison, or `*`). */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const candidate = tag.trim();
+    return candidate === "*" || candidate.replace(/^W\//, "") === etag;
+  });
+}

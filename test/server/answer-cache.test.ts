@@ -1,0 +1,110 @@
+// The REST answer cache: a repeated request (however spelled) is answered from the
+// cache with the same bytes, If-None-Match gets a 304, a cached answer still needs a
+// token, and once the data changes no earlier answer is served again.
+import t from "tap";
+import { missingToken } from "../../src/auth/bearer-errors.js";
+import type { Authenticator } from "../../src/auth/authenticator.js";
+import { createAnswerCache, ifNoneMatchHits } from "../../src/server/answer-cache.js";
+import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
+import { createTestDatabase } from "../helpers/database.js";
+import { startTestServer } from "../helpers/server.js";
+
+const P = "/commercialpolicybenchmark/v2.0";
+const GROUP = { naics: ["52"], coverageId: 1, lineOfBusinessId: [0], exposureType: "Revenues", exposureRangeLow: 0, exposureRangeHigh: 10_000_000 };
+const TOKEN = "Bearer any";
+
+/** Any caller with a token passes; a call without one is refused, as by the real verifier. */
+const tokenRequired: Authenticator = {
+  async authenticate(authorization) {
+    if (!authorization) throw missingToken();
+    return { subject: "broker", scopes: [] };
+  },
+  ready: () => true,
+};
+
+t.test("answers kept by canonical request and data version, with ETags", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  await insertAnalyticsFixture(knex);
+  let version = 1;
+  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, authenticator: tokenRequired, datasetVersion: () => version, answerCacheBytes: 1 << 20 });
+  const post = async (path: string, body: object, headers: Record<string, string> = { authorization: TOKEN }) => {
+    const res = await fetch(`${server.url}${P}/${path}`, { method: "POST", body: JSON.stringify(body), headers });
+    return { status: res.status, etag: res.headers.get("etag"), cacheControl: res.headers.get("cache-control"), text: await res.text() };
+  };
+  const cache = async () => ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: Record<string, number> }).answerCache;
+
+  const first = await post("assessment/getassessmentdata", { ...GROUP, limit: 1_000_000, premium: 12_500.5, retention: 25_000 });
+  t.equal(first.status, 200);
+  t.match(first.etag, /^"[A-Za-z0-9_-]{32}"$/, "a strong ETag");
+  t.equal(first.cacheControl, "private, no-cache", "no shared cache may keep it");
+  t.match(await cache(), { hits: 0, misses: 1, entries: 1 });
+
+  // The same request spelled another way: an alias, a bare value for a list, reordered keys.
+  const again = await post("assessment/getassessmentdata", {
+    retention: 25_000, premium: 12_500.5, limit: 1_000_000, ...GROUP, lineOfBusinessId: undefined, lobId: 0, naics: "52",
+  });
+  t.equal(again.text, first.text, "the same bytes");
+  t.equal(again.etag, first.etag, "the same ETag");
+  t.match(await cache(), { hits: 1, misses: 1, entries: 1 });
+
+  const count = () => post("assessment/getTotalProgramCount", GROUP);
+  t.equal((await count()).text, "5");
+  const revalidate = async (etag: string, authorization?: string) => {
+    const res = await fetch(`${server.url}${P}/assessment/getTotalProgramCount`, {
+      method: "POST",
+      body: JSON.stringify(GROUP),
+      headers: { "if-none-match": `W/"other", ${etag}`, ...(authorization ? { authorization } : {}) },
+    });
+    return { status: res.status, etag: res.headers.get("etag"), text: await res.text() };
+  };
+  const countEtag = (await count()).etag!;
+  const notModified = await revalidate(countEtag, TOKEN);
+  t.equal(notModified.status, 304, "If-None-Match with the current ETag: 304");
+  t.equal(notModified.text, "", "and no body");
+  t.equal(notModified.etag, countEtag);
+  t.equal((await revalidate(countEtag)).status, 401, "no token, no 304");
+  t.equal((await post("assessment/getTotalProgramCount", GROUP, {})).status, 401, "no token, no cached answer");
+
+  // An import: a program of the group leaves it, and the watcher reports a new version.
+  await knex("programs").where({ program_id: 1 }).update({ effective_date: "2020-01-01" });
+  t.equal((await count()).text, "5", "before the version notice the kept answer stands (the import's commit is not yet heard)");
+  version = 2;
+  const after = await count();
+  t.equal(after.text, "4", "the new data's answer, not the kept one");
+  t.not(after.etag, countEtag, "under a new ETag");
+  t.equal((await revalidate(countEtag, TOKEN)).status, 200, "the old ETag no longer matches");
+  t.match(await cache(), { entries: 1 }, "the entries of the old version are gone");
+});
+
+t.test("an answer computed while the data changed is not kept", async (t) => {
+  let tag = "1";
+  const cache = createAnswerCache({ maxBytes: 1000, dataTag: () => tag });
+  const ticket = cache.open("request")!;
+  tag = "2";
+  ticket.keep([Buffer.from("old data")]);
+  t.equal(cache.open("request")!.cached, undefined);
+  t.match(cache.stats(), { entries: 0, dataTag: "2" });
+  tag = "3";
+  const fresh = cache.open("request")!;
+  fresh.keep([Buffer.from("new"), Buffer.from(" data")]);
+  t.equal(Buffer.concat(cache.open("request")!.cached!).toString(), "new data");
+  t.not(fresh.etag, ticket.etag, "ETags differ across data versions");
+});
+
+t.test("no dataset version known, nothing cached; bounded by bytes", async (t) => {
+  t.equal(createAnswerCache({ maxBytes: 1000, dataTag: () => undefined }).open("request"), undefined);
+  const cache = createAnswerCache({ maxBytes: 100, dataTag: () => "1" });
+  for (let i = 0; i < 10; i++) cache.open(`request ${i}`)!.keep([Buffer.alloc(30)]);
+  t.ok(cache.stats().bytes <= 100);
+  t.ok(cache.stats().evictions > 0);
+  cache.open("huge")!.keep([Buffer.alloc(150), Buffer.alloc(50)]);
+  t.equal(cache.open("huge")!.cached, undefined, "an answer larger than the cache is not kept");
+});
+
+t.test("If-None-Match", async (t) => {
+  t.ok(ifNoneMatchHits('"a", "b"', '"b"'));
+  t.ok(ifNoneMatchHits('W/"b"', '"b"'), "weak comparison");
+  t.ok(ifNoneMatchHits("*", '"b"'));
+  t.notOk(ifNoneMatchHits('"a"', '"b"'));
+  t.notOk(ifNoneMatchHits(undefined, '"b"'));
+});

@@ -62,6 +62,7 @@ export function registerDevCommand(program: Command): void {
         host: config.host,
         asOf: config.asOf,
         peerIndex: config.peerIndex,
+        answerCacheBytes: config.answerCacheBytes,
         mounts: [{ prefix: DEV_ISSUER_PATH, handle: (req: NodeRequest, res: NodeResponse) => identityProvider.handle(req as IncomingMessage, res as unknown as ServerResponse, DEV_ISSUER_PATH) }],
         cleanup: async () => {
           authenticator.stop();

@@ -22,6 +22,8 @@ export async function runServer(options: {
   databaseUrl: string;
   /** PEER_INDEX: answer the analytics from an in-memory snapshot, rebuilt on every import. */
   peerIndex: boolean;
+  /** ANSWER_CACHE_MB, in bytes. */
+  answerCacheBytes: number;
   cleanup?: () => Promise<void>;
 }): Promise<RunningServer> {
   const { knex, log } = options;

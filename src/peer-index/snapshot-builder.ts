@@ -9,6 +9,8 @@ import { NO_BAND, type CompanyColumns, type CoverageSlices, type LossColumns, ty
 // Filled once the rows are in order, not loaded.
 const PROGRAM_RANKS: readonly string[] = ["rowByRpmRank", "rowByLimitRank"];
 const LOSS_RANKS: readonly string[] = ["rowByRank"];
+/** The largest head count a float32 column holds exactly (and every one below it). */
+const MAX_EXACT_EMPLOYEES = 2 ** 24;
 /** Lines of business and organization types are indexed in 16 bits. */
 const MAX_CODES = 0xffff;
 
@@ -207,9 +209,9 @@ export class SnapshotBuilder {
     columns.line[i] = line;
     columns.organization[i] = this.organization(row);
     const revenues = (columns.revenues[i] = row.scaled(6, 2));
-    columns.employees[i] = row.integer(7);
+    const employees = (columns.employees[i] = row.integer(7));
     const marketCap = (columns.marketCap[i] = row.scaled(8, 2));
-    return safe(revenues) && safe(marketCap);
+    return safe(revenues) && safe(marketCap) && !(employees > MAX_EXACT_EMPLOYEES);
   }
 
   private organization(row: CopyRow): number {
@@ -235,7 +237,7 @@ function companyColumns(rows: number): CompanyColumns {
     organization: new Uint16Array(rows),
     line: new Uint16Array(rows),
     revenues: new Float64Array(rows),
-    employees: new Float64Array(rows),
+    employees: new Float32Array(rows),
     marketCap: new Float64Array(rows),
   };
 }

@@ -65,8 +65,11 @@ export interface CompanyColumns {
   line: Uint16Array;
   /** Cents; NaN unknown. */
   revenues: Float64Array;
-  /** Heads; NaN unknown. */
-  employees: Float64Array;
+  /**
+   * Heads; NaN unknown. Single precision, exact for every count up to 2^24 (16.7M, past
+   * any employer's): a company beyond that makes its coverages inexact.
+   */
+  employees: Float32Array;
   /** Cents; NaN unknown. */
   marketCap: Float64Array;
 }

@@ -33,6 +33,8 @@ export interface AnswerCache {
 
 export interface AnswerCacheOptions {
   maxBytes: number;
+  /** Larger answers are not kept (their ETags still work). */
+  maxAnswerBytes: number;
   /**
    * Names the data answers are read from now (dataset version, peer snapshot version,
    * as-of date), or undefined when unknown. Any change empties the cache.
@@ -89,7 +91,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         etag: `"${createHash("sha256").update(tag).update("\n").update(requestKey).digest("base64url").slice(0, 32)}"`,
         cached,
         keep(chunks) {
-          if (dataTagNow() === tag && byteLength(chunks) + requestKey.length <= options.maxBytes) entries.set(requestKey, chunks);
+          const bytes = byteLength(chunks);
+          if (dataTagNow() === tag && bytes <= options.maxAnswerBytes && bytes + requestKey.length <= options.maxBytes) entries.set(requestKey, chunks);
         },
       };
     },

@@ -30,7 +30,8 @@ const LIMITS = ["", "", "0", "0.01", "5000000", "5000000", "5000000", ...edges(L
 const PREMIUMS = ["", "0", "0.01", "1.01", "25000", "25000", "25000", ...edges(PREMIUM_BANDS.upperBoundCents)];
 const RETENTIONS = ["", "", "0", "100000", "100000", ...edges(RETENTION_BANDS.upperBoundCents)];
 const EXPOSURES = ["", "0", "0.01", "1000000", "1000000", "1000000.01", "999999.99", "25000000", "123456789.12"];
-const EMPLOYEES = ["", "0", "1", "10", "10", "500", "9007199254740991"];
+// 2^24, the largest head count the index holds exactly; company 1 alone has more.
+const EMPLOYEES = ["", "0", "1", "10", "10", "500", "16777216"];
 const LOSS_AMOUNTS = ["0", "1", "1000000", "1000000", "1000000", "999999", "1000001", "9007199254740991", "250000"];
 
 async function writeCsv(dir: string, file: string, header: string[], rows: string[][]): Promise<void> {
@@ -51,9 +52,10 @@ export async function writeHostileDataset(dir: string, random: SeededRandom, sca
   const companies: string[][] = [];
   const companyCount = 60 * scale;
   for (let id = 1; id <= companyCount; id++) {
-    // Company 1 alone has an exposure the index cannot hold; it buys only coverage 2.
+    // Company 1 alone has exposures the index cannot hold; it buys only coverage 2.
     const revenues = id === 1 ? UNSAFE_CENTS : id === 2 ? MAX_SAFE_CENTS : random.pick(EXPOSURES);
-    companies.push([String(id), `Company ${id}`, random.pick(HOSTILE_ORGANIZATIONS), random.pick(HOSTILE_NAICS), revenues, random.pick(EMPLOYEES), random.pick(EXPOSURES)]);
+    const employees = id === 1 ? "9007199254740991" : random.pick(EMPLOYEES);
+    companies.push([String(id), `Company ${id}`, random.pick(HOSTILE_ORGANIZATIONS), random.pick(HOSTILE_NAICS), revenues, employees, random.pick(EXPOSURES)]);
   }
   await writeCsv(dir, "companies.csv", ["company_id", "company_name", "organization_type", "naics", "revenues", "employees", "market_cap"], companies);
 

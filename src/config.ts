@@ -27,7 +27,7 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
     asOf: readDate("BENCHMARK_AS_OF", env.BENCHMARK_AS_OF),
     logLevel: readChoice("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS) ?? "info",
     peerIndex: (readChoice("PEER_INDEX", env.PEER_INDEX, ["on", "off"]) ?? "on") === "on",
-    answerCacheBytes: readMegabytes("ANSWER_CACHE_MB", env.ANSWER_CACHE_MB, 32),
+    answerCacheBytes: readMegabytes("ANSWER_CACHE_MB", env.ANSWER_CACHE_MB, 0),
   };
 }
 

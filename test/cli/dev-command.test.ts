@@ -79,6 +79,9 @@ t.test("bad usage or configuration exits 2 with a message", async (t) => {
   const plainHttp = await fail(["serve"], { DATABASE_URL: "postgres://x@127.0.0.1/x", AUTH_ISSUER: "http://idp.example.com", AUTH_AUDIENCE: "api://x" });
   t.equal(plainHttp.code, 2);
   t.match(plainHttp.stderr, /AUTH_ISSUER must be https/);
+  const badCache = await fail(["migrate"], { ANSWER_CACHE_MB: "lots", DATABASE_URL: "postgres://x@127.0.0.1/x" });
+  t.equal(badCache.code, 2);
+  t.match(badCache.stderr, /ANSWER_CACHE_MB must be a whole number of MiB, not "lots"/);
   const unknown = await fail(["frobnicate"]);
   t.equal(unknown.code, 2);
 });

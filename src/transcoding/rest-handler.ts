@@ -86,15 +86,16 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
 
   /** Answers a 304 or the kept answer, once the caller is authorized; false when the handler must answer. */
   async function answerFromCache(req: NodeRequest, res: NodeResponse, ticket: CacheTicket, headers: Record<string, string>): Promise<boolean> {
-    if (!ifNoneMatchHits(req.headers["if-none-match"], ticket.etag) && !ticket.cached) return false;
+    const unchanged = ifNoneMatchHits(req.headers["if-none-match"], ticket.etag);
+    if (!unchanged && !ticket.cached) return false;
     try {
       await options.answers!.authorize(req);
     } catch (error) {
-      const refusal = error instanceof ConnectError ? error : new ConnectError("internal error", Code.Internal);
-      writeProblem(res, problemFromError(refusal), challengeOf(refusal));
+      if (!(error instanceof ConnectError)) throw error;
+      writeProblem(res, problemFromError(error), challengeOf(error));
       return true;
     }
-    if (ifNoneMatchHits(req.headers["if-none-match"], ticket.etag)) {
+    if (unchanged) {
       options.answers!.cache.notModified();
       res.writeHead(304, headers);
       res.end();

@@ -1,5 +1,5 @@
 import { Code, createContextValues, type ConnectRouter } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
@@ -18,6 +18,7 @@ import { createCompanyService } from "../services/company-service.js";
 import { createHealthService } from "../services/health-service.js";
 import { createLossDetailsService } from "../services/loss-details-service.js";
 import { writeJson, writeProblem, problem } from "../transcoding/problem-document.js";
+import { COMPRESS_MIN_BYTES } from "../transcoding/compression.js";
 import { createRestTranscoder } from "../transcoding/rest-handler.js";
 import { splitRequestTarget } from "../transcoding/request-target.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
@@ -78,6 +79,10 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
     },
     interceptors: [createErrorInterceptor(log), createAuthInterceptor(authenticator), createBindingProblemsInterceptor(), createResponseCaptureInterceptor()],
     readMaxBytes: MAX_BODY_BYTES,
+    // gRPC and Connect answers compressed as the caller offers (grpc-accept-encoding,
+    // connect-accept-encoding); the REST face negotiates its own (compression.ts).
+    acceptCompression: [compressionGzip, compressionBrotli],
+    compressMinBytes: COMPRESS_MIN_BYTES,
     contextValues,
     fallback: (req, res) => void fallback(req, res),
   });

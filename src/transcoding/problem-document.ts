@@ -1,3 +1,4 @@
+import { COMPRESS_MIN_BYTES, writeCompressed, type ContentEncoding } from "./compression.js";
 import type { NodeResponse } from "./node-types.js";
 import { STATUS_CODES } from "node:http";
 import type { ConnectError} from "@connectrpc/connect";
@@ -63,19 +64,29 @@ export function writeJson(
   writeJsonBytes(res, status, Buffer.from(JSON.stringify(body)), contentType, headers);
 }
 
-/** Writes JSON already encoded, in one buffer or as chunks in order. */
+/**
+ * Writes JSON already encoded, in one buffer or as chunks in order; compressed when
+ * `encoding` is given (chooseEncoding) and the answer is large enough to gain by it.
+ */
 export function writeJsonBytes(
   res: NodeResponse,
   status: number,
   bytes: Buffer | readonly Buffer[],
   contentType = "application/json",
   headers: Record<string, string> = {},
+  encoding?: ContentEncoding,
 ): void {
   const chunks = Buffer.isBuffer(bytes) ? [bytes] : [...bytes];
+  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader("content-type", contentType);
-  res.setHeader("content-length", chunks.reduce((length, chunk) => length + chunk.length, 0));
   res.statusCode = status;
+  if (encoding !== undefined) res.setHeader("vary", "accept-encoding");
+  if (encoding !== undefined && length >= COMPRESS_MIN_BYTES) {
+    res.setHeader("content-encoding", encoding);
+    return writeCompressed(res, encoding, chunks, length);
+  }
+  res.setHeader("content-length", length);
   const last = chunks.pop() ?? Buffer.alloc(0);
   for (const chunk of chunks) res.write(chunk);
   res.end(last);

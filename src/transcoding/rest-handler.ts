@@ -6,6 +6,7 @@ import { decimalTextsKey } from "../rpc/decimal-texts.js";
 import { bindingProblemsKey } from "../rpc/input-problems.js";
 import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
 import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../server/answer-cache.js";
+import { chooseEncoding } from "./compression.js";
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";
 import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
@@ -81,7 +82,7 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const answer = await invoke(handler, route, message, req, contextValues);
     if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer), challengeOf(answer));
     ticket?.keep(answer);
-    writeJsonBytes(res, 200, answer, "application/json", cacheHeaders);
+    writeJsonBytes(res, 200, answer, "application/json", cacheHeaders, chooseEncoding(req.headers["accept-encoding"]));
   };
 
   /** Answers a 304 or the kept answer, once the caller is authorized; false when the handler must answer. */
@@ -101,7 +102,7 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       res.end();
       return true;
     }
-    writeJsonBytes(res, 200, ticket.cached!, "application/json", headers);
+    writeJsonBytes(res, 200, ticket.cached!, "application/json", headers, chooseEncoding(req.headers["accept-encoding"]));
     return true;
   }
 }

@@ -1,0 +1,44 @@
+import { pipeline } from "node:stream";
+import zlib from "node:zlib";
+import type { NodeResponse } from "./node-types.js";
+
+export type ContentEncoding = "br" | "gzip";
+
+/** Smaller answers go out as they are: compressing them saves less than it costs. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * The encoding to answer in for an Accept-Encoding header (RFC 9110 12.5.3): br or
+ * gzip, whichever has the higher q (br on a tie, `*` standing for either), none when
+ * neither is acceptable or the header is absent.
+ */
+export function chooseEncoding(header: string | undefined): ContentEncoding | undefined {
+  if (!header) return undefined;
+  const weights = new Map<string, number>();
+  for (const part of header.split(",")) {
+    const [name, ...parameters] = part.trim().toLowerCase().split(";");
+    const q = parameters.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    if (name) weights.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const weightOf = (encoding: ContentEncoding) => weights.get(encoding) ?? weights.get("*") ?? 0;
+  const [br, gzip] = [weightOf("br"), weightOf("gzip")];
+  if (br > 0 && br >= gzip) return "br";
+  return gzip > 0 ? "gzip" : undefined;
+}
+
+/**
+ * Writes chunks compressed, on the libuv thread pool so the event loop is not held
+ * while a megabyte answer is compressed. Brotli at quality 4: about gzip's speed, a
+ * smaller answer (its default, 11, took seconds for a 3 MB answer).
+ */
+export function writeCompressed(res: NodeResponse, encoding: ContentEncoding, chunks: readonly Buffer[], totalBytes: number): void {
+  const compressor =
+    encoding === "br"
+      ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: totalBytes } })
+      : zlib.createGzip();
+  pipeline(compressor, res as NodeJS.WritableStream, (error) => {
+    if (error) res.destroy();
+  });
+  for (const chunk of chunks) compressor.write(chunk);
+  compressor.end();
+}

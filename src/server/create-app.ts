@@ -40,7 +40,7 @@ export interface AppDependencies {
   datasetVersion?: () => number | undefined;
   /** The in-memory peer index; without it, PostgreSQL answers every figure. */
   peerIndex?: PeerIndex;
-  /** ANSWER_CACHE_MB in bytes; nothing is kept without it, or without a dataset version. */
+  /** ANSWER_CACHE_MB in bytes: room for kept answers (ETags need none, only a dataset version). */
   answerCacheBytes?: number;
   /** Other handlers on the same port under a path prefix (the dev identity provider). */
   mounts?: { prefix: string; handle: (req: NodeRequest, res: NodeResponse) => void }[];
@@ -93,15 +93,20 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
     const dataset = datasetVersion?.();
     return dataset === undefined ? undefined : `${dataset}.${peerIndex?.current()?.version ?? "-"}.${asOfDate()}`;
   };
-  const answerCache =
-    answerCacheBytes > 0
-      ? createAnswerCache({ maxBytes: answerCacheBytes, maxAnswerBytes: MAX_KEPT_ANSWER_BYTES, dataTag, onCleared: (stats) => log.info({ answerCache: stats }, "answer cache emptied: the data changed") })
-      : undefined;
+  // ETags and 304s cost no memory, so they are always on; answers are kept only with room for them.
+  const answerCache = createAnswerCache({
+    maxBytes: Math.max(answerCacheBytes, 1),
+    maxAnswerBytes: Math.min(answerCacheBytes, MAX_KEPT_ANSWER_BYTES),
+    dataTag,
+    onCleared: (stats) => {
+      if (answerCacheBytes > 0) log.info({ answerCache: stats }, "answer cache emptied: the data changed");
+    },
+  });
   const rest = createRestTranscoder({
     handlers: handlers.filter((h) => apiServices.includes(h.service as (typeof apiServices)[number])),
     contextValues,
     maxBodyBytes: MAX_BODY_BYTES,
-    answers: answerCache && {
+    answers: {
       cache: answerCache,
       authorize: async (req) => void (await identify(authenticator, req.headers.authorization ?? null, requestInfoOf(req))),
     },
@@ -120,7 +125,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
           datasetVersion: datasetVersion?.() ?? null,
           peerIndex: peerIndex?.status() ?? { state: "off" },
           eventLoopDelayMs: eventLoopDelay(),
-          answerCache: answerCache?.stats() ?? null,
+          answerCache: answerCacheBytes > 0 ? answerCache.stats() : null,
           tokenCache: authenticator.tokenCache?.() ?? null,
         });
       }

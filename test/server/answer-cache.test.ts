@@ -76,6 +76,20 @@ t.test("answers kept by canonical request and data version, with ETags", async (
   t.match(await cache(), { entries: 1 }, "the entries of the old version are gone");
 });
 
+t.test("ETags and 304s without room for answers (ANSWER_CACHE_MB=0)", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  await insertAnalyticsFixture(knex);
+  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, authenticator: tokenRequired, datasetVersion: () => 1, answerCacheBytes: 0 });
+  const count = (headers: Record<string, string>) =>
+    fetch(`${server.url}${P}/assessment/getTotalProgramCount`, { method: "POST", body: JSON.stringify(GROUP), headers: { authorization: TOKEN, ...headers } });
+  const first = await count({});
+  const etag = first.headers.get("etag")!;
+  t.match(etag, /^"[A-Za-z0-9_-]{32}"$/);
+  t.equal((await count({ "if-none-match": etag })).status, 304);
+  const readyz = (await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: unknown };
+  t.equal(readyz.answerCache, null, "no answers kept");
+});
+
 t.test("an answer computed while the data changed is not kept", async (t) => {
   let tag = "1";
   const cache = createAnswerCache({ maxBytes: 1000, maxAnswerBytes: 1000, dataTag: () => tag });

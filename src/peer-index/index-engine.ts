@@ -7,12 +7,10 @@ import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } fro
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
 import { scratchRows } from "./scratch.js";
 import { inTurn } from "./turns.js";
-import { NAICS_KEYS } from "./naics-key.js";
-import type { CompanyColumns, CoverageSlices, NaicsRows, PeerSnapshot, RowRange } from "./snapshot.js";
+import { emptyNaicsRows, type CompanyColumns, type CoverageSlices, type NaicsRows, type PeerSnapshot, type RowRange } from "./snapshot.js";
 
 /** What an unknown coverage reads as: nothing, so the service answers 400 as with SQL. */
-const NO_ROWS = { start: 0, end: 0, byNaics: new Int32Array(NAICS_KEYS + 1) };
-const UNKNOWN_COVERAGE: CoverageSlices = { lineOfBusinessIds: [], programs: NO_ROWS, losses: NO_ROWS, exact: true };
+const UNKNOWN_COVERAGE: CoverageSlices = { lineOfBusinessIds: [], programs: emptyNaicsRows(), losses: emptyNaicsRows(), exact: true };
 
 interface Opened {
   snapshot: PeerSnapshot;

@@ -17,7 +17,7 @@ import { comparable, NO_BAND, type ProgramColumns, type RowRange } from "./snaps
  */
 
 /** A request amount as comparable cents. */
-export function centsOf(amount: Decimal): number {
+function centsOf(amount: Decimal): number {
   return comparable(amount.times(100));
 }
 
@@ -35,7 +35,9 @@ export function assessmentFigures(columns: ProgramColumns, rows: Uint32Array, co
   let [limitBelow, limitEqual, premiumBelow, premiumEqual, retentionBelow, retentionEqual] = [0, 0, 0, 0, 0, 0];
   for (let r = 0; r < count; r++) {
     const i = rows[r]!;
-    const [l, p, t] = [limit[i]!, premium[i]!, retention[i]!];
+    const l = limit[i]!;
+    const p = premium[i]!;
+    const t = retention[i]!;
     limitCounts[limitBand[i]!]!++;
     premiumCounts[premiumBand[i]!]!++;
     retentionCounts[retentionBand[i]!]!++;

@@ -1,6 +1,8 @@
 import { NO_ROW, type RowRange } from "./snapshot.js";
 
 const DIGIT = 65_536;
+/** The radix passes' digit counts, one buffer for every call (a build ranks some twenty coverages' columns). */
+const counts = new Uint32Array(DIGIT + 1);
 
 /**
  * Puts the rows of a coverage [start, end) that have a value (NaN: none) in order of
@@ -33,7 +35,6 @@ export function rankRows(
       if (value > max) max = value;
     }
   }
-  const counts = new Uint32Array(DIGIT + 1);
   for (let divisor = 1; divisor <= max; divisor *= DIGIT) {
     radixPass(values, rows, spare, n, divisor, counts);
     [rows, spare] = [spare, rows];

@@ -14,8 +14,9 @@ export class RecycledBuffers {
   }
 
   /**
-   * A zeroed Uint32Array carved from the given buffer with the least room that is
-   * enough (what the snapshot keeps is whole buffers), else a new one.
+   * A Uint32Array carved from the given buffer with the least room that is enough
+   * (what the snapshot keeps is whole buffers), else a new one. Not cleared: every
+   * column made from it is written whole.
    */
   uint32(length: number): Uint32Array {
     const bytes = length * Uint32Array.BYTES_PER_ELEMENT;
@@ -24,6 +25,6 @@ export class RecycledBuffers {
     if (!slot) return new Uint32Array(length);
     const array = new Uint32Array(slot.buffer, slot.used, length);
     slot.used += bytes;
-    return array.fill(0);
+    return array;
   }
 }

@@ -4,7 +4,7 @@ import { NAICS_KEYS, naicsKey } from "./naics-key.js";
 import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
 import { rankRows } from "./rank-rows.js";
 import { RecycledBuffers } from "./recycled-buffers.js";
-import { NO_BAND, type CompanyColumns, type CoverageSlices, type LossColumns, type NaicsRows, type PeerSnapshot, type ProgramColumns } from "./snapshot.js";
+import { emptyNaicsRows, NO_BAND, type CompanyColumns, type CoverageSlices, type LossColumns, type PeerSnapshot, type ProgramColumns } from "./snapshot.js";
 
 // Filled once the rows are in order, not loaded.
 const PROGRAM_RANKS: readonly string[] = ["rowByRpmRank", "rowByLimitRank"];
@@ -226,10 +226,6 @@ export class SnapshotBuilder {
     }
     return index;
   }
-}
-
-function emptyNaicsRows(): NaicsRows {
-  return { start: 0, end: 0, byNaics: new Int32Array(NAICS_KEYS + 1) };
 }
 
 function companyColumns(rows: number): CompanyColumns {

@@ -1,4 +1,5 @@
 import { Decimal } from "../benchmark/decimal.js";
+import { NAICS_KEYS } from "./naics-key.js";
 
 /**
  * The peer index's data: an immutable, columnar snapshot of the peer facts of one
@@ -25,11 +26,16 @@ import { Decimal } from "../benchmark/decimal.js";
  * amount beyond it can be clamped to 2^53 (exact as a double) without changing any
  * comparison.
  */
-export const CEILING = 2 ** 53;
+const CEILING = 2 ** 53;
 
 /** An exact decimal (a whole number here) as a double to compare with the columns: clamped to CEILING. */
 export function comparable(value: Decimal): number {
   return Decimal.min(value, CEILING).toNumber();
+}
+
+/** A coverage's row groups before it has rows: every NAICS key empty. */
+export function emptyNaicsRows(): NaicsRows {
+  return { start: 0, end: 0, byNaics: new Int32Array(NAICS_KEYS + 1) };
 }
 
 /** A run of rows [start, end). */

@@ -88,8 +88,8 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
       if (!match) throw invalidToken("the Authorization header must be Bearer followed by a token");
       if (!keys) throw new ConnectError("the identity provider's signing keys are not loaded yet", Code.Unavailable);
       const token = match[1]!;
-      const known = verified.get(token);
-      if (known) return known;
+      const known = verified.lookup(token);
+      if (known.identity) return known.identity;
       let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(token, keys, {
@@ -110,7 +110,7 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
         clientId: stringClaim(payload.client_id) ?? stringClaim(payload.azp) ?? stringClaim(payload.appid),
         scopes,
       };
-      verified.add(token, identity, payload.exp);
+      known.keep(identity, payload.exp);
       return identity;
     },
   };

@@ -35,31 +35,30 @@ export class VerifiedTokens {
     this.entries = new LRUCache({ max: options.maxEntries });
   }
 
-  /** The identity of a token verified within its lifetime, else undefined. */
-  get(token: string): Identity | undefined {
-    const key = keyOf(token);
+  /**
+   * The identity of a token verified within its lifetime, if any, and how to keep it
+   * once it has passed verification (`expiresAt`: its `exp` claim, in seconds).
+   */
+  lookup(token: string): { identity: Identity | undefined; keep(identity: Identity, expiresAt: number | undefined): void } {
+    const key = createHash("sha256").update(token).digest("base64url");
     const entry = this.entries.get(key);
-    if (entry && this.options.now() < entry.until) {
-      this.hits++;
-      return entry.identity;
+    const fresh = entry !== undefined && this.options.now() < entry.until;
+    if (fresh) this.hits++;
+    else {
+      if (entry) this.entries.delete(key);
+      this.misses++;
     }
-    if (entry) this.entries.delete(key);
-    this.misses++;
-    return undefined;
-  }
-
-  /** Keeps a token that has just passed verification; `expiresAt` is its `exp` claim (seconds), if any. */
-  add(token: string, identity: Identity, expiresAt: number | undefined): void {
-    const now = this.options.now();
-    const until = Math.min(now + this.options.maxAgeMs, expiresAt === undefined ? Infinity : expiresAt * 1000);
-    if (until > now) this.entries.set(keyOf(token), { identity, until });
+    return {
+      identity: fresh ? entry.identity : undefined,
+      keep: (identity, expiresAt) => {
+        const now = this.options.now();
+        const until = Math.min(now + this.options.maxAgeMs, expiresAt === undefined ? Infinity : expiresAt * 1000);
+        if (until > now) this.entries.set(key, { identity, until });
+      },
+    };
   }
 
   stats(): VerifiedTokenStats {
     return { hits: this.hits, misses: this.misses, entries: this.entries.size };
   }
-}
-
-function keyOf(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
 }

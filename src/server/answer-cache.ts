@@ -28,10 +28,12 @@ export interface AnswerCache {
   open(requestKey: string): CacheTicket | undefined;
   /** A 304 was answered from a ticket. */
   notModified(): void;
-  stats(): AnswerCacheStats;
+  /** Null when it has no room for answers (ETags only). */
+  stats(): AnswerCacheStats | null;
 }
 
 export interface AnswerCacheOptions {
+  /** Room for kept answers; 0 keeps none, and the cache only gives ETags. */
   maxBytes: number;
   /** Larger answers are not kept (their ETags still work). */
   maxAnswerBytes: number;
@@ -58,23 +60,27 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   let misses = 0;
   let notModified = 0;
   let evictions = 0;
-  const entries = new LRUCache<string, readonly Buffer[]>({
-    maxSize: options.maxBytes,
-    sizeCalculation: (chunks, key) => byteLength(chunks) + key.length,
-    dispose: (_bytes, _key, reason) => {
-      if (reason === "evict") evictions++;
-    },
-  });
+  const entries =
+    options.maxBytes > 0
+      ? new LRUCache<string, readonly Buffer[]>({
+          maxSize: options.maxBytes,
+          sizeCalculation: (chunks, key) => byteLength(chunks) + key.length,
+          dispose: (_bytes, _key, reason) => {
+            if (reason === "evict") evictions++;
+          },
+        })
+      : undefined;
   let currentTag: string | undefined;
 
-  const stats = (): AnswerCacheStats => ({ hits, misses, notModified, entries: entries.size, bytes: entries.calculatedSize, evictions, dataTag: currentTag ?? null });
+  const stats = (): AnswerCacheStats | null =>
+    entries ? { hits, misses, notModified, entries: entries.size, bytes: entries.calculatedSize, evictions, dataTag: currentTag ?? null } : null;
 
   /** The data tag now, emptying the cache if it moved. */
   function dataTagNow(): string | undefined {
     const tag = options.dataTag();
     if (tag !== currentTag) {
-      if (currentTag !== undefined) options.onCleared?.(stats());
-      entries.clear();
+      if (entries && currentTag !== undefined) options.onCleared?.(stats()!);
+      entries?.clear();
       currentTag = tag;
     }
     return tag;
@@ -84,7 +90,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     open(requestKey) {
       const tag = dataTagNow();
       if (tag === undefined) return undefined;
-      const cached = entries.get(requestKey);
+      const cached = entries?.get(requestKey);
       if (cached) hits++;
       else misses++;
       return {
@@ -92,7 +98,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         cached,
         keep(chunks) {
           const bytes = byteLength(chunks);
-          if (dataTagNow() === tag && bytes <= options.maxAnswerBytes && bytes + requestKey.length <= options.maxBytes) entries.set(requestKey, chunks);
+          if (dataTagNow() === tag && bytes <= options.maxAnswerBytes && bytes + requestKey.length <= options.maxBytes) entries?.set(requestKey, chunks);
         },
       };
     },

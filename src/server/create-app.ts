@@ -95,12 +95,10 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
   };
   // ETags and 304s cost no memory, so they are always on; answers are kept only with room for them.
   const answerCache = createAnswerCache({
-    maxBytes: Math.max(answerCacheBytes, 1),
-    maxAnswerBytes: Math.min(answerCacheBytes, MAX_KEPT_ANSWER_BYTES),
+    maxBytes: answerCacheBytes,
+    maxAnswerBytes: MAX_KEPT_ANSWER_BYTES,
     dataTag,
-    onCleared: (stats) => {
-      if (answerCacheBytes > 0) log.info({ answerCache: stats }, "answer cache emptied: the data changed");
-    },
+    onCleared: (stats) => log.info({ answerCache: stats }, "answer cache emptied: the data changed"),
   });
   const rest = createRestTranscoder({
     handlers: handlers.filter((h) => apiServices.includes(h.service as (typeof apiServices)[number])),
@@ -125,7 +123,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
           datasetVersion: datasetVersion?.() ?? null,
           peerIndex: peerIndex?.status() ?? { state: "off" },
           eventLoopDelayMs: eventLoopDelay(),
-          answerCache: answerCacheBytes > 0 ? answerCache.stats() : null,
+          answerCache: answerCache.stats(),
           tokenCache: authenticator.tokenCache?.() ?? null,
         });
       }

@@ -61,22 +61,21 @@ export function writeJson(
   contentType = "application/json",
   headers: Record<string, string> = {},
 ): void {
-  writeJsonBytes(res, status, Buffer.from(JSON.stringify(body)), contentType, headers);
+  writeJsonBytes(res, status, [Buffer.from(JSON.stringify(body))], contentType, headers);
 }
 
 /**
- * Writes JSON already encoded, in one buffer or as chunks in order; compressed when
+ * Writes JSON already encoded, as chunks in order; compressed when
  * `encoding` is given (chooseEncoding) and the answer is large enough to gain by it.
  */
 export function writeJsonBytes(
   res: NodeResponse,
   status: number,
-  bytes: Buffer | readonly Buffer[],
+  chunks: readonly Buffer[],
   contentType = "application/json",
   headers: Record<string, string> = {},
   encoding?: ContentEncoding,
 ): void {
-  const chunks = Buffer.isBuffer(bytes) ? [bytes] : [...bytes];
   const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader("content-type", contentType);
@@ -87,7 +86,6 @@ export function writeJsonBytes(
     return writeCompressed(res, encoding, chunks, length);
   }
   res.setHeader("content-length", length);
-  const last = chunks.pop() ?? Buffer.alloc(0);
-  for (const chunk of chunks) res.write(chunk);
-  res.end(last);
+  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]!);
+  res.end(chunks[chunks.length - 1] ?? Buffer.alloc(0));
 }

@@ -1,4 +1,4 @@
-import { fromBinary, toBinary, type Message } from "@bufbuild/protobuf";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
 import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@connectrpc/connect/protocol";
 import { errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
@@ -6,7 +6,7 @@ import { decimalTextsKey } from "../rpc/decimal-texts.js";
 import { bindingProblemsKey } from "../rpc/input-problems.js";
 import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
 import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../server/answer-cache.js";
-import { chooseEncoding } from "./compression.js";
+import { chooseEncoding, type ContentEncoding } from "./compression.js";
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";
 import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
@@ -74,19 +74,27 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       throw error;
     }
     const { message, problems, decimalTexts } = binders.get(route)!.bind(inputs);
-    const ticket = problems.length === 0 ? options.answers?.cache.open(canonicalRequest(route, message, decimalTexts)) : undefined;
+    const input = toBinary(route.method.input, message);
+    const encoding = chooseEncoding(req.headers["accept-encoding"]);
+    const ticket = problems.length === 0 ? options.answers?.cache.open(canonicalRequest(route, input, decimalTexts)) : undefined;
     const cacheHeaders: Record<string, string> = ticket ? { etag: ticket.etag, "cache-control": CACHE_CONTROL } : {};
-    if (ticket && (await answerFromCache(req, res, ticket, cacheHeaders))) return;
+    if (ticket && (await answerFromCache(req, res, ticket, cacheHeaders, encoding))) return;
     const handler = handlerOf.get(route.method)!;
     const contextValues = options.contextValues(req).set(bindingProblemsKey, problems).set(decimalTextsKey, decimalTexts);
-    const answer = await invoke(handler, route, message, req, contextValues);
+    const answer = await invoke(handler, route, input, req, contextValues);
     if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer), challengeOf(answer));
     ticket?.keep(answer);
-    writeJsonBytes(res, 200, answer, "application/json", cacheHeaders, chooseEncoding(req.headers["accept-encoding"]));
+    writeJsonBytes(res, 200, answer, "application/json", cacheHeaders, encoding);
   };
 
   /** Answers a 304 or the kept answer, once the caller is authorized; false when the handler must answer. */
-  async function answerFromCache(req: NodeRequest, res: NodeResponse, ticket: CacheTicket, headers: Record<string, string>): Promise<boolean> {
+  async function answerFromCache(
+    req: NodeRequest,
+    res: NodeResponse,
+    ticket: CacheTicket,
+    headers: Record<string, string>,
+    encoding: ContentEncoding | undefined,
+  ): Promise<boolean> {
     const unchanged = ifNoneMatchHits(req.headers["if-none-match"], ticket.etag);
     if (!unchanged && !ticket.cached) return false;
     try {
@@ -102,19 +110,19 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       res.end();
       return true;
     }
-    writeJsonBytes(res, 200, ticket.cached!, "application/json", headers, chooseEncoding(req.headers["accept-encoding"]));
+    writeJsonBytes(res, 200, ticket.cached!, "application/json", headers, encoding);
     return true;
   }
 }
 
 /**
- * A request as the cache knows it: the method and its bound message (so aliases,
+ * A request as the cache knows it: the method and its bound message, in binary (so aliases,
  * parameter spelling and a comma list or an array come to one form), with the decimal
  * text of each amount, which the answer may depend on.
  */
-function canonicalRequest(route: HttpRoute, message: Message, decimalTexts: ReadonlyMap<string, string>): string {
+function canonicalRequest(route: HttpRoute, input: Uint8Array, decimalTexts: ReadonlyMap<string, string>): string {
   const texts = [...decimalTexts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([field, text]) => `${field}=${text}`);
-  return [route.method.parent.typeName, route.method.name, Buffer.from(toBinary(route.method.input, message)).toString("base64"), ...texts].join("\n");
+  return [route.method.parent.typeName, route.method.name, Buffer.from(input).toString("base64"), ...texts].join("\n");
 }
 
 async function readBodyInputs(req: NodeRequest, maxBytes: number): Promise<Omit<BindingInputs, "pathVariables">> {
@@ -142,11 +150,11 @@ function challengeOf(error: ConnectError): Record<string, string> {
   return challenge ? { "www-authenticate": challenge } : {};
 }
 
-/** Calls a Connect handler in-process with a binary request; answers the JSON bytes to send, or the error. */
+/** Calls a Connect handler in-process with the binary request; answers the JSON bytes to send, or the error. */
 async function invoke(
   handler: UniversalHandler,
   route: HttpRoute,
-  message: Message,
+  input: Uint8Array,
   req: NodeRequest,
   contextValues: ContextValues,
 ): Promise<Buffer[] | ConnectError> {
@@ -163,7 +171,7 @@ async function invoke(
     url: new URL(handler.requestPath, "http://localhost").toString(),
     method: "POST",
     header,
-    body: createAsyncIterable([toBinary(route.method.input, message)]),
+    body: createAsyncIterable([input]),
     signal: abort.signal,
     contextValues: contextValues.set(responseCaptureKey, capture),
   });

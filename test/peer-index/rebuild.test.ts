@@ -3,19 +3,14 @@
 // a mixture; the new data is served soon after the commit; nothing fails meanwhile.
 import { pino } from "pino";
 import t from "tap";
-import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
-import { importDataset } from "../../src/ingest/import-dataset.js";
 import { createPeerIndex } from "../../src/peer-index/peer-index.js";
 import { createDatasetVersionWatcher } from "../../src/store/dataset-version-watcher.js";
-import { createTestDatabase } from "../helpers/database.js";
 import { waitFor } from "../helpers/peer-index.js";
+import { databaseWithNextImport, EVERY_SECTOR_GROUP as GROUP } from "../helpers/next-import.js";
 import { startTestServer } from "../helpers/server.js";
-import { createTempDir } from "../ingest/helpers/temp-dir.js";
 
 const AS_OF = "2026-08-31";
 const P = "/commercialpolicybenchmark/v2.0";
-const EVERY_SECTOR = Array.from({ length: 90 }, (_, i) => String(i + 10));
-const GROUP = { naics: EVERY_SECTOR, coverageId: 1, lineOfBusinessId: [0], exposureType: "Revenues", exposureRangeLow: 0, exposureRangeHigh: 1e15 };
 
 /** Requests whose answers depend on every program and loss of coverage 1. */
 const REQUESTS = [
@@ -25,12 +20,7 @@ const REQUESTS = [
 ];
 
 t.test("answers during a rebuild are of one version or the next, never a mixture", async (t) => {
-  const { knex, url } = await createTestDatabase(t);
-  const dir = await createTempDir(t, "cpb-rebuild-");
-  const options = { companies: 400, programs: 6_000, losses: 1_500, asOf: AS_OF };
-  await generateDataset(`${dir}/a`, { ...options, seed: "rebuild-a" });
-  await generateDataset(`${dir}/b`, { ...options, seed: "rebuild-b" });
-  await importDataset(knex, `${dir}/a`);
+  const { knex, url, importNext } = await databaseWithNextImport(t, "rebuild", { companies: 400, programs: 6_000, losses: 1_500, asOf: AS_OF });
 
   // The server's own wiring (run-server.ts): the watcher tells the index of each version.
   const log = pino({ level: "silent" });
@@ -64,7 +54,7 @@ t.test("answers during a rebuild are of one version or the next, never a mixture
       seen.push({ request, ...(await ask(server.url, REQUESTS[request]!)) });
     }
   });
-  await importDataset(knex, `${dir}/b`, { replace: true });
+  await importNext();
   const committed = performance.now();
   await waitFor(() => peerIndex.status().version! > firstVersion, "the next snapshot");
   const servedAfterMs = performance.now() - committed;

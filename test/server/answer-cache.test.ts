@@ -109,8 +109,8 @@ t.test("no dataset version known, nothing cached; bounded by bytes", async (t) =
   t.equal(createAnswerCache({ maxBytes: 1000, maxAnswerBytes: 1000, dataTag: () => undefined }).open("request"), undefined);
   const cache = createAnswerCache({ maxBytes: 100, maxAnswerBytes: 60, dataTag: () => "1" });
   for (let i = 0; i < 10; i++) cache.open(`request ${i}`)!.keep([Buffer.alloc(30)]);
-  t.ok(cache.stats().bytes <= 100);
-  t.ok(cache.stats().evictions > 0);
+  t.ok(cache.stats()!.bytes <= 100);
+  t.ok(cache.stats()!.evictions > 0);
   cache.open("large")!.keep([Buffer.alloc(40), Buffer.alloc(30)]);
   t.equal(cache.open("large")!.cached, undefined, "an answer over maxAnswerBytes is not kept");
 });

@@ -3,28 +3,16 @@
 // replica has given a new answer it never gives an old one again.
 import { pino } from "pino";
 import t from "tap";
-import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
-import { importDataset } from "../../src/ingest/import-dataset.js";
 import { createDatasetVersionWatcher } from "../../src/store/dataset-version-watcher.js";
-import { createTestDatabase } from "../helpers/database.js";
+import { databaseWithNextImport, EVERY_SECTOR_GROUP } from "../helpers/next-import.js";
 import { startTestServer } from "../helpers/server.js";
-import { createTempDir } from "../ingest/helpers/temp-dir.js";
 
 const AS_OF = "2026-08-31";
 const P = "/commercialpolicybenchmark/v2.0";
-const EVERY_SECTOR = Array.from({ length: 90 }, (_, i) => String(i + 10));
-const REQUEST = {
-  path: "assessment/getassessmentdata",
-  body: { naics: EVERY_SECTOR, coverageId: 1, lineOfBusinessId: [0], exposureType: "Revenues", exposureRangeLow: 0, exposureRangeHigh: 1e15, limit: 5_000_000, premium: 50_000, retention: 100_000 },
-};
+const REQUEST = { path: "assessment/getassessmentdata", body: { ...EVERY_SECTOR_GROUP, limit: 5_000_000, premium: 50_000, retention: 100_000 } };
 
 t.test("two replicas answer the new data within a second of the commit, never the old after the new", async (t) => {
-  const { knex, url } = await createTestDatabase(t);
-  const dir = await createTempDir(t, "cpb-replicas-");
-  const options = { companies: 200, programs: 2_000, losses: 300, asOf: AS_OF };
-  await generateDataset(`${dir}/a`, { ...options, seed: "replicas-a" });
-  await generateDataset(`${dir}/b`, { ...options, seed: "replicas-b" });
-  await importDataset(knex, `${dir}/a`);
+  const { knex, url, importNext } = await databaseWithNextImport(t, "replicas", { companies: 200, programs: 2_000, losses: 300, asOf: AS_OF });
 
   const log = pino({ level: "silent" });
   const replicas = await Promise.all(
@@ -49,7 +37,7 @@ t.test("two replicas answer the new data within a second of the commit, never th
     t.equal(await hits(replica.url), 1, "the repeated request is answered from the replica's cache");
   }
 
-  await importDataset(knex, `${dir}/b`, { replace: true });
+  await importNext();
   const committed = performance.now();
   const newAnswer = await ask(truth.url);
   t.not(newAnswer, oldAnswer, "the import changes the answer");

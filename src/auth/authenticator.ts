@@ -16,6 +16,11 @@ export interface Identity {
  */
 export interface Authenticator {
   authenticate(authorization: string | null): Promise<Identity>;
+  /**
+   * The identity of a token verified recently, found at once without verifying anything
+   * (its cache of verified tokens); undefined when `authenticate` must decide.
+   */
+  recognize?(authorization: string | null): Identity | undefined;
   /** Whether it can verify tokens now (signing keys loaded); /readyz reports it. */
   ready(): boolean;
   /** Its cache of verified tokens, if it keeps one. */
@@ -40,6 +45,13 @@ export function createAuthInterceptor(authenticator: Authenticator): Interceptor
 export async function identify(authenticator: Authenticator, authorization: string | null, info: RequestInfo | undefined): Promise<Identity> {
   const identity = await authenticator.authenticate(authorization);
   if (info) Object.assign(info.outcome, { subject: identity.subject, clientId: identity.clientId });
+  return identity;
+}
+
+/** identify() for a caller the authenticator recognizes at once; undefined when identify() must run. */
+export function recognize(authenticator: Authenticator, authorization: string | null, info: RequestInfo | undefined): Identity | undefined {
+  const identity = authenticator.recognize?.(authorization);
+  if (identity && info) Object.assign(info.outcome, { subject: identity.subject, clientId: identity.clientId });
   return identity;
 }
 

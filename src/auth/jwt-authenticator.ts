@@ -81,13 +81,16 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
     ready: () => keys !== undefined,
     tokenCache: () => verified.stats(),
 
+    recognize(authorization) {
+      const token = authorization ? bearerToken(authorization) : undefined;
+      return token !== undefined && keys ? verified.known(token) : undefined;
+    },
+
     async authenticate(authorization) {
       if (!authorization || authorization.trim() === "") throw missingToken();
-      // The scheme name is case-insensitive (RFC 7235, 2.1).
-      const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization.trim());
-      if (!match) throw invalidToken("the Authorization header must be Bearer followed by a token");
+      const token = bearerToken(authorization);
+      if (token === undefined) throw invalidToken("the Authorization header must be Bearer followed by a token");
       if (!keys) throw new ConnectError("the identity provider's signing keys are not loaded yet", Code.Unavailable);
-      const token = match[1]!;
       const known = verified.lookup(token);
       if (known.identity) return known.identity;
       let payload: JWTPayload;
@@ -114,6 +117,11 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
       return identity;
     },
   };
+}
+
+/** The token of an Authorization header, if it is `Bearer <token>` (the scheme name is case-insensitive: RFC 7235, 2.1). */
+function bearerToken(authorization: string): string | undefined {
+  return /^\s*Bearer +([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization)?.[1];
 }
 
 /** Scopes from `scope` (space-separated, RFC 9068) or `scp` (a list or a string, Entra ID and Okta). */

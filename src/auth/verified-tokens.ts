@@ -35,12 +35,20 @@ export class VerifiedTokens {
     this.entries = new LRUCache({ max: options.maxEntries });
   }
 
+  /** The identity of a token verified within its lifetime, if any; a miss is not counted (lookup counts it). */
+  known(token: string): Identity | undefined {
+    const entry = this.entries.get(keyOf(token));
+    if (entry === undefined || this.options.now() >= entry.until) return undefined;
+    this.hits++;
+    return entry.identity;
+  }
+
   /**
    * The identity of a token verified within its lifetime, if any, and how to keep it
    * once it has passed verification (`expiresAt`: its `exp` claim, in seconds).
    */
   lookup(token: string): { identity: Identity | undefined; keep(identity: Identity, expiresAt: number | undefined): void } {
-    const key = createHash("sha256").update(token).digest("base64url");
+    const key = keyOf(token);
     const entry = this.entries.get(key);
     const fresh = entry !== undefined && this.options.now() < entry.until;
     if (fresh) this.hits++;
@@ -61,4 +69,8 @@ export class VerifiedTokens {
   stats(): VerifiedTokenStats {
     return { hits: this.hits, misses: this.misses, entries: this.entries.size };
   }
+}
+
+function keyOf(token: string): string {
+  return createHash("sha256").update(token).digest("base64url");
 }

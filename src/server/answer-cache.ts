@@ -62,9 +62,9 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   let evictions = 0;
   const entries =
     options.maxBytes > 0
-      ? new LRUCache<string, readonly Buffer[]>({
+      ? new LRUCache<string, KeptAnswer>({
           maxSize: options.maxBytes,
-          sizeCalculation: (chunks, key) => byteLength(chunks) + key.length,
+          sizeCalculation: (kept, key) => byteLength(kept.chunks) + key.length,
           dispose: (_bytes, _key, reason) => {
             if (reason === "evict") evictions++;
           },
@@ -90,21 +90,32 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     open(requestKey) {
       const tag = dataTagNow();
       if (tag === undefined) return undefined;
-      const cached = entries?.get(requestKey);
-      if (cached) hits++;
+      const kept = entries?.get(requestKey);
+      if (kept) hits++;
       else misses++;
+      const etag = kept?.etag ?? etagOf(tag, requestKey);
       return {
-        etag: `"${createHash("sha256").update(tag).update("\n").update(requestKey).digest("base64url").slice(0, 32)}"`,
-        cached,
+        etag,
+        cached: kept?.chunks,
         keep(chunks) {
           const bytes = byteLength(chunks);
-          if (dataTagNow() === tag && bytes <= options.maxAnswerBytes && bytes + requestKey.length <= options.maxBytes) entries?.set(requestKey, chunks);
+          if (dataTagNow() === tag && bytes <= options.maxAnswerBytes && bytes + requestKey.length <= options.maxBytes) entries?.set(requestKey, { chunks, etag });
         },
       };
     },
     notModified: () => void notModified++,
     stats,
   };
+}
+
+/** An answer's bytes, with the ETag they went out with (a hit skips hashing its request again). */
+interface KeptAnswer {
+  chunks: readonly Buffer[];
+  etag: string;
+}
+
+function etagOf(dataTag: string, requestKey: string): string {
+  return `"${createHash("sha256").update(dataTag).update("\n").update(requestKey).digest("base64url").slice(0, 32)}"`;
 }
 
 function byteLength(chunks: readonly Buffer[]): number {

@@ -7,7 +7,7 @@ import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assess
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { Health } from "../../gen/health/v1/health_pb.js";
-import { createAuthInterceptor, identify, type Authenticator } from "../auth/authenticator.js";
+import { createAuthInterceptor, identify, recognize, type Authenticator } from "../auth/authenticator.js";
 import { createErrorInterceptor } from "../rpc/error-interceptor.js";
 import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
 import { requestInfoKey } from "../rpc/request-info.js";
@@ -20,7 +20,7 @@ import { createLossDetailsService } from "../services/loss-details-service.js";
 import { writeJson, writeProblem, problem } from "../transcoding/problem-document.js";
 import { COMPRESS_MIN_BYTES } from "../transcoding/compression.js";
 import { createRestTranscoder } from "../transcoding/rest-handler.js";
-import { splitRequestTarget } from "../transcoding/request-target.js";
+import { requestPath } from "../transcoding/request-target.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import { createIndexPeerEngine } from "../peer-index/index-engine.js";
 import type { PeerIndex } from "../peer-index/peer-index.js";
@@ -106,13 +106,14 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
     maxBodyBytes: MAX_BODY_BYTES,
     answers: {
       cache: answerCache,
+      recognize: (req) => recognize(authenticator, req.headers.authorization ?? null, requestInfoOf(req)) !== undefined,
       authorize: async (req) => void (await identify(authenticator, req.headers.authorization ?? null, requestInfoOf(req))),
     },
   });
 
   async function fallback(req: NodeRequest, res: NodeResponse): Promise<void> {
     try {
-      const { path } = splitRequestTarget(req);
+      const path = requestPath(req);
       const read = req.method === "GET" || req.method === "HEAD";
       if (read && path === "/healthz") return writeJson(res, 200, { status: "ok" });
       if (read && path === "/readyz") {

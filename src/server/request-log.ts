@@ -2,12 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import type { RequestInfo } from "../rpc/request-info.js";
-import { splitRequestTarget } from "../transcoding/request-target.js";
+import { requestPath } from "../transcoding/request-target.js";
 
 // CONVENTIONS.md: a caller's own id is kept when it is 1 to 128 of these characters.
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-const infoByRequest = new WeakMap<NodeRequest, RequestInfo>();
+// A property, not a WeakMap: at thousands of requests a second, a WeakMap's ephemerons cost the young-generation GC.
+const INFO = Symbol("requestInfo");
+type WithInfo = NodeRequest & { [INFO]?: RequestInfo };
 
 /**
  * Gives the request its id (the caller's, when acceptable, else a new one), echoes
@@ -17,16 +19,26 @@ const infoByRequest = new WeakMap<NodeRequest, RequestInfo>();
 export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): RequestInfo {
   const offered = req.headers["x-request-id"];
   const requestId = typeof offered === "string" && CALLER_REQUEST_ID.test(offered) ? offered : randomUUID();
-  const info: RequestInfo = { requestId, log: log.child({ requestId }), outcome: {} };
-  infoByRequest.set(req, info);
+  let child: Logger | undefined;
+  const info: RequestInfo = {
+    requestId,
+    // Made when first needed: most requests log only their line, written below without one.
+    get log() {
+      return (child ??= log.child({ requestId }));
+    },
+    outcome: {},
+  };
+  (req as WithInfo)[INFO] = info;
   res.setHeader("x-request-id", requestId);
   const started = process.hrtime.bigint();
   res.once("close", () => {
     const status = res.statusCode;
+    const path = requestPath(req);
     const line = {
+      requestId,
       method: req.method,
-      path: splitRequestTarget(req).path,
-      protocol: protocolOf(req),
+      path,
+      protocol: protocolOf(req, path),
       status,
       code: info.outcome.code,
       subject: info.outcome.subject,
@@ -34,22 +46,22 @@ export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): 
       durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       aborted: !res.writableFinished || undefined,
     };
-    if (status >= 500) info.log.error(line, "request");
-    else info.log.info(line, "request");
+    if (status >= 500) log.error(line, "request");
+    else log.info(line, "request");
   });
   return info;
 }
 
 /** The RequestInfo begun for a request. */
 export function requestInfoOf(req: NodeRequest): RequestInfo | undefined {
-  return infoByRequest.get(req);
+  return (req as WithInfo)[INFO];
 }
 
-function protocolOf(req: NodeRequest): string {
+function protocolOf(req: NodeRequest, path: string): string {
   const contentType = String(req.headers["content-type"] ?? "");
   if (contentType.startsWith("application/grpc-web")) return "grpc-web";
   if (contentType.startsWith("application/grpc")) return "grpc";
   if (req.headers["connect-protocol-version"] || contentType.startsWith("application/connect+")) return "connect";
-  if (/^\/[a-z0-9_.]+\.[A-Za-z0-9_]+\/[A-Za-z0-9_]+$/.test(splitRequestTarget(req).path)) return "connect";
+  if (/^\/[a-z0-9_.]+\.[A-Za-z0-9_]+\/[A-Za-z0-9_]+$/.test(path)) return "connect";
   return "rest";
 }

@@ -23,7 +23,7 @@ export interface Binder<M extends Message = Message> {
 }
 
 export interface BindingInputs {
-  pathVariables: Map<string, string>;
+  pathVariables: ReadonlyMap<string, string>;
   /** Name/value pairs in order, repeated names kept (query string or form body). */
   parameters?: Iterable<[string, string]>;
   /** A parsed JSON object body. */

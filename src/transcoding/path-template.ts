@@ -35,15 +35,34 @@ export function parsePathTemplate(source: string): PathTemplate {
  * or undefined when the path does not match.
  */
 export function matchPathTemplate(template: PathTemplate, path: string): Map<string, string> | undefined {
-  const parts = splitPath(path);
-  if (!parts || parts.length !== template.segments.length) return undefined;
+  const segments = pathSegments(path);
+  return segments && matchSegments(template, segments);
+}
+
+/** A request path's segments, percent-decoded (undefined where an escape is broken), split once for every template. */
+export interface PathSegments {
+  readonly decoded: readonly (string | undefined)[];
+  /** `decoded`, lower-cased: what literals are compared with. */
+  readonly folded: readonly (string | undefined)[];
+}
+
+export function pathSegments(rawPath: string): PathSegments | undefined {
+  if (!rawPath.startsWith("/")) return undefined;
+  const path = rawPath.replace(/^\/+/, "/"); // `//a/b` is `/a/b`
+  const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(1, -1) : path.slice(1);
+  const decoded = trimmed.split("/").map(safeDecode);
+  return { decoded, folded: decoded.map((part) => part?.toLowerCase()) };
+}
+
+export function matchSegments(template: PathTemplate, { decoded, folded }: PathSegments): Map<string, string> | undefined {
+  if (decoded.length !== template.segments.length) return undefined;
   const variables = new Map<string, string>();
-  for (const [i, segment] of template.segments.entries()) {
-    const part = parts[i]!;
+  for (let i = 0; i < decoded.length; i++) {
+    const segment = template.segments[i]!;
     if (segment.kind === "literal") {
-      if (safeDecode(part)?.toLowerCase() !== segment.text) return undefined;
+      if (folded[i] !== segment.text) return undefined;
     } else {
-      const value = safeDecode(part);
+      const value = decoded[i];
       if (value === undefined || value === "") return undefined;
       variables.set(segment.fieldPath, value);
     }
@@ -70,14 +89,8 @@ export function templateShape(template: PathTemplate): string {
   return template.segments.map((s) => (s.kind === "literal" ? s.text : "{}")).join("/");
 }
 
-function splitPath(rawPath: string): string[] | undefined {
-  if (!rawPath.startsWith("/")) return undefined;
-  const path = rawPath.replace(/^\/+/, "/"); // `//a/b` is `/a/b`
-  const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(1, -1) : path.slice(1);
-  return trimmed.split("/");
-}
-
 function safeDecode(text: string): string | undefined {
+  if (!text.includes("%")) return text;
   try {
     return decodeURIComponent(text);
   } catch {

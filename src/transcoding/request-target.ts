@@ -11,3 +11,10 @@ export function splitRequestTarget(req: NodeRequest): { path: string; query: URL
     ? { path: target, query: new URLSearchParams() }
     : { path: target.slice(0, queryStart), query: new URLSearchParams(target.slice(queryStart + 1)) };
 }
+
+/** The path of a request target alone, without parsing its query. */
+export function requestPath(req: NodeRequest): string {
+  const target = req.url ?? "/";
+  const queryStart = target.indexOf("?");
+  return queryStart < 0 ? target : target.slice(0, queryStart);
+}

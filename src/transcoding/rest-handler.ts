@@ -3,7 +3,7 @@ import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
 import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@connectrpc/connect/protocol";
 import { errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { decimalTextsKey } from "../rpc/decimal-texts.js";
-import { bindingProblemsKey } from "../rpc/input-problems.js";
+import { bindingProblemsKey, type InputProblem } from "../rpc/input-problems.js";
 import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
 import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../server/answer-cache.js";
 import { chooseEncoding, type ContentEncoding } from "./compression.js";
@@ -14,7 +14,8 @@ import { fieldJson, messageJson } from "./json-writer.js";
 import { problem, problemFromError, writeJsonBytes, writeProblem } from "./problem-document.js";
 import type { NodeRequest, NodeResponse } from "./node-types.js";
 import { readRequestBody, BodyTooLargeError } from "./request-body.js";
-import { splitRequestTarget } from "./request-target.js";
+import { canonicalRequest, createRememberedBindings, spellingOf, type BoundRequest } from "./remembered-bindings.js";
+import { requestPath, splitRequestTarget } from "./request-target.js";
 import { createRouteTable } from "./route-table.js";
 
 export interface RestTranscoderOptions {
@@ -28,11 +29,19 @@ export interface RestTranscoderOptions {
    * authorized with `authorize` (what the authentication interceptor does) and never
    * reaches its handler.
    */
-  answers?: { cache: AnswerCache; authorize: (req: NodeRequest) => Promise<void> };
+  answers?: {
+    cache: AnswerCache;
+    /** Whether the caller is known at once to be authorized (a token verified a moment ago). */
+    recognize: (req: NodeRequest) => boolean;
+    authorize: (req: NodeRequest) => Promise<void>;
+  };
 }
 
 /** No shared cache may keep the confidential answers; a client's own must revalidate (ETag). */
 const CACHE_CONTROL = "private, no-cache";
+
+/** Room for remembered bindings (remembered-bindings.ts), in characters: some thousands of requests. */
+const REMEMBERED_BINDING_CHARS = 4 * 1024 * 1024;
 
 /** Headers a REST call forwards to its handler; the handler sees what gRPC callers send. */
 const FORWARDED_HEADERS = ["authorization", "x-request-id", "user-agent"];
@@ -48,9 +57,10 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
   const routes = readHttpRoutes(handlerOf.keys());
   const table = createRouteTable(routes);
   const binders = new Map<HttpRoute, Binder>(routes.map((r) => [r, createBinder(r.method.input)]));
+  const bindings = createRememberedBindings(REMEMBERED_BINDING_CHARS);
 
   return async function handleRest(req: NodeRequest, res: NodeResponse): Promise<void> {
-    const { path, query } = splitRequestTarget(req);
+    const path = requestPath(req);
     const match = table.match(req.method ?? "GET", path);
     if (match.outcome === "not-found") {
       return writeProblem(res, problem(404, Code.NotFound, `no operation at ${path}`));
@@ -61,33 +71,62 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       });
     }
     const { route, pathVariables } = match;
-    let inputs: BindingInputs;
-    try {
-      inputs = route.body === "*" ? { pathVariables, ...(await readBodyInputs(req, options.maxBodyBytes)) } : { pathVariables, parameters: query };
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) {
+    let body: string | undefined;
+    if (route.body === "*") {
+      try {
+        body = (await readRequestBody(req, options.maxBodyBytes)).trim();
+      } catch (error) {
+        if (!(error instanceof BodyTooLargeError)) throw error;
         return writeProblem(res, problem(413, Code.ResourceExhausted, error.message));
       }
-      if (error instanceof MalformedBodyError) {
-        return writeProblem(res, problem(400, Code.InvalidArgument, "the body is not valid JSON", [{ field: "body", message: error.message }]));
-      }
-      throw error;
     }
-    const { message, problems, decimalTexts } = binders.get(route)!.bind(inputs);
-    const input = toBinary(route.method.input, message);
+    const spelling = spellingOf(req.method ?? "GET", req.url ?? "/", body);
+    let bound: BoundRequest | UnboundRequest | undefined = bindings.get(spelling);
+    if (!bound) {
+      const fresh = bindRequest(route, pathVariables, req, body);
+      if (fresh instanceof MalformedBodyError) {
+        return writeProblem(res, problem(400, Code.InvalidArgument, "the body is not valid JSON", [{ field: "body", message: fresh.message }]));
+      }
+      if ("canonical" in fresh) bindings.remember(spelling, fresh);
+      bound = fresh;
+    }
     const encoding = chooseEncoding(req.headers["accept-encoding"]);
-    const ticket = problems.length === 0 ? options.answers?.cache.open(canonicalRequest(route, input, decimalTexts)) : undefined;
+    const ticket = "canonical" in bound ? options.answers?.cache.open(bound.canonical) : undefined;
     const cacheHeaders: Record<string, string> = ticket ? { etag: ticket.etag, "cache-control": CACHE_CONTROL } : {};
     if (ticket && (await answerFromCache(req, res, ticket, cacheHeaders, encoding))) return;
     const handler = handlerOf.get(route.method)!;
-    const contextValues = options.contextValues(req).set(bindingProblemsKey, problems).set(decimalTextsKey, decimalTexts);
-    const answer = await invoke(handler, route, input, req, contextValues);
+    const problems = "problems" in bound ? bound.problems : [];
+    const contextValues = options.contextValues(req).set(bindingProblemsKey, problems).set(decimalTextsKey, bound.decimalTexts);
+    const answer = await invoke(handler, route, bound.input, req, contextValues);
     if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer), challengeOf(answer));
     ticket?.keep(answer);
     writeJsonBytes(res, 200, answer, "application/json", cacheHeaders, encoding);
   };
 
-  /** Answers a 304 or the kept answer, once the caller is authorized; false when the handler must answer. */
+  /**
+   * Binds a request from its path variables and its query or body: a BoundRequest when
+   * it has no problems, else its problems (which the handler's interceptor answers,
+   * after authentication, as any protocol's), or an error when the body is not JSON.
+   */
+  function bindRequest(
+    route: HttpRoute,
+    pathVariables: ReadonlyMap<string, string>,
+    req: NodeRequest,
+    body: string | undefined,
+  ): BoundRequest | UnboundRequest | MalformedBodyError {
+    const inputs = body === undefined ? { pathVariables, parameters: splitRequestTarget(req).query } : bodyInputs(pathVariables, body);
+    if (inputs instanceof MalformedBodyError) return inputs;
+    const { message, problems, decimalTexts } = binders.get(route)!.bind(inputs);
+    const input = toBinary(route.method.input, message);
+    if (problems.length > 0) return { input, decimalTexts, problems };
+    return { input, decimalTexts, canonical: canonicalRequest(route, input, decimalTexts) };
+  }
+
+  /**
+   * Answers a 304 or the kept answer, once the caller is authorized; false when the
+   * handler must answer. A caller recognized at once is answered without waiting on
+   * anything: most repeated requests come with a token verified a moment ago.
+   */
   async function answerFromCache(
     req: NodeRequest,
     res: NodeResponse,
@@ -97,15 +136,18 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
   ): Promise<boolean> {
     const unchanged = ifNoneMatchHits(req.headers["if-none-match"], ticket.etag);
     if (!unchanged && !ticket.cached) return false;
-    try {
-      await options.answers!.authorize(req);
-    } catch (error) {
-      if (!(error instanceof ConnectError)) throw error;
-      writeProblem(res, problemFromError(error), challengeOf(error));
-      return true;
+    const answers = options.answers!;
+    if (!answers.recognize(req)) {
+      try {
+        await answers.authorize(req);
+      } catch (error) {
+        if (!(error instanceof ConnectError)) throw error;
+        writeProblem(res, problemFromError(error), challengeOf(error));
+        return true;
+      }
     }
     if (unchanged) {
-      options.answers!.cache.notModified();
+      answers.cache.notModified();
       res.writeHead(304, headers);
       res.end();
       return true;
@@ -115,31 +157,28 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
   }
 }
 
-/**
- * A request as the cache knows it: the method and its bound message, in binary (so aliases,
- * parameter spelling and a comma list or an array come to one form), with the decimal
- * text of each amount, which the answer may depend on.
- */
-function canonicalRequest(route: HttpRoute, input: Uint8Array, decimalTexts: ReadonlyMap<string, string>): string {
-  const texts = [...decimalTexts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([field, text]) => `${field}=${text}`);
-  return [route.method.parent.typeName, route.method.name, Buffer.from(input).toString("base64"), ...texts].join("\n");
-}
-
-async function readBodyInputs(req: NodeRequest, maxBytes: number): Promise<Omit<BindingInputs, "pathVariables">> {
-  const text = (await readRequestBody(req, maxBytes)).trim();
-  if (text === "") return { body: {} }; // SEMANTICS.md 11: an empty body counts as {}
+/** Binding inputs from a body's text (already trimmed). */
+function bodyInputs(pathVariables: ReadonlyMap<string, string>, text: string): BindingInputs | MalformedBodyError {
+  if (text === "") return { pathVariables, body: {} }; // SEMANTICS.md 11: an empty body counts as {}
   let parsed: unknown;
   try {
     parsed = parseJsonBody(text);
   } catch (error) {
     // The spec's own clients send `key=value&...` bodies too: read them like a query string.
-    if (!/^[{["]/.test(text) && text.includes("=")) return { parameters: new URLSearchParams(text) };
-    throw new MalformedBodyError((error as Error).message);
+    if (!/^[{["]/.test(text) && text.includes("=")) return { pathVariables, parameters: new URLSearchParams(text) };
+    return new MalformedBodyError((error as Error).message);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new MalformedBodyError("must be a JSON object");
+    return new MalformedBodyError("must be a JSON object");
   }
-  return { body: parsed as Record<string, unknown> };
+  return { pathVariables, body: parsed as Record<string, unknown> };
+}
+
+/** A request bound with problems: the handler answers them. */
+interface UnboundRequest {
+  input: Uint8Array;
+  decimalTexts: ReadonlyMap<string, string>;
+  problems: InputProblem[];
 }
 
 class MalformedBodyError extends Error {}

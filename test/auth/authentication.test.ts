@@ -41,13 +41,13 @@ t.test("OpenID Connect bearer tokens against a real provider", async (t) => {
   const idp = await startIdentityProvider(t, IDP_OPTIONS);
   const { knex } = await createTestDatabase(t);
   await insertLookupFixture(knex);
-  const startService = async (overrides: Partial<JwtAuthenticatorOptions> = {}) => {
+  const startService = async (overrides: Partial<JwtAuthenticatorOptions> = {}, serverOptions: Parameters<typeof startTestServer>[2] = {}) => {
     const authenticator = createJwtAuthenticator({ issuer: idp.issuer, audience: AUDIENCE, requiredScopes: ["benchmark:read"], log: silent, jwksCooldownMs: 0, ...overrides });
     authenticator.start();
     t.teardown(() => authenticator.stop());
     t.ok(await until(() => authenticator.ready()), "signing keys load");
     const logLines: Record<string, unknown>[] = [];
-    const server = await startTestServer(t, knex, { authenticator, logLines });
+    const server = await startTestServer(t, knex, { authenticator, logLines, ...serverOptions });
     return { server, logLines, authenticator };
   };
   const token = (clientId = "reader", extra: { audience?: string; scope?: string } = {}) =>
@@ -162,9 +162,10 @@ t.test("OpenID Connect bearer tokens against a real provider", async (t) => {
     t.equal((await rest(`Bearer ${before}`)).status, 200, "the old key is still published");
   });
 
-  t.test("a verified token is trusted again without a signature check, until its exp", async (t) => {
+  t.test("a verified token is trusted again without a signature check, until its exp, kept answers included", async (t) => {
     let offsetMs = 0;
-    const clocked = await startService({ now: () => new Date(Date.now() + offsetMs), trustMs: 3600_000 * 2 });
+    // Answers kept too: a kept answer is given to a recognized token only, never past its exp.
+    const clocked = await startService({ now: () => new Date(Date.now() + offsetMs), trustMs: 3600_000 * 2 }, { datasetVersion: () => 1, answerCacheBytes: 1 << 20 });
     const header = `Bearer ${await token()}`;
     const hits = () => clocked.authenticator.tokenCache().hits;
     t.equal((await rest(header, clocked.server.url)).status, 200);
@@ -180,6 +181,8 @@ t.test("OpenID Connect bearer tokens against a real provider", async (t) => {
     t.equal(late.status, 401);
     t.equal(late.challenge, `${REALM}, error="invalid_token", error_description="the token has expired"`);
     t.equal(clocked.authenticator.tokenCache().entries, 0, "and no longer held");
+    t.equal(clocked.authenticator.recognize(header), undefined, "nor recognized");
+    t.equal(clocked.authenticator.recognize("Bearer not.a.token"), undefined, "an unknown token is not recognized");
   });
 
   t.test("a key withdrawn from the JWKS stops being honoured within twice trustMs, cached tokens included", async (t) => {

@@ -76,6 +76,41 @@ t.test("answers kept by canonical request and data version, with ETags", async (
   t.match(await cache(), { entries: 1 }, "the entries of the old version are gone");
 });
 
+t.test("a kept answer goes at once to a recognized caller; anyone else is authenticated first", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  await insertAnalyticsFixture(knex);
+  const authenticated: string[] = [];
+  const recognizing: Authenticator = {
+    async authenticate(authorization) {
+      authenticated.push(authorization ?? "none");
+      if (authorization !== TOKEN && authorization !== "Bearer recent") throw missingToken();
+      return { subject: "broker", scopes: [] };
+    },
+    // Only this token counts as verified a moment ago.
+    recognize: (authorization) => (authorization === "Bearer recent" ? { subject: "recent broker", scopes: [] } : undefined),
+    ready: () => true,
+  };
+  const logLines: Record<string, unknown>[] = [];
+  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, authenticator: recognizing, datasetVersion: () => 1, answerCacheBytes: 1 << 20, logLines });
+  const get = (query: string, authorization: string) =>
+    fetch(`${server.url}${P}/assessment/getrpmdistributiondata?${query}`, { headers: { authorization } }).then(async (res) => ({ status: res.status, text: await res.text() }));
+  const query = "naics=52&coverageId=1&exposureType=Revenues&exposureRangeLow=0&exposureRangeHigh=10000000&limit=1000000&premium=5000";
+
+  const first = await get(query, TOKEN);
+  t.equal(first.status, 200);
+  t.same(authenticated, [TOKEN], "computing the answer authenticates");
+  t.same(await get(query, "Bearer recent"), first, "the kept answer, to a recognized caller");
+  t.same(authenticated, [TOKEN], "without authenticating it");
+  t.match(logLines.at(-1), { msg: "request", subject: "recent broker", code: undefined }, "the caller is named in the log line");
+  t.equal((await get(query, "Bearer unknown")).status, 401, "an unrecognized token is authenticated, and refused");
+  t.same(await get(query.replace("naics=52", "NAICS=52"), TOKEN), first, "another spelling, the same entry");
+
+  const bad = query.replace("exposureRangeLow=0", "exposureRangeLow=abc");
+  for (let i = 0; i < 2; i++) t.equal((await get(bad, "Bearer recent")).status, 400, `a request with problems, sent twice: 400 (${i + 1})`);
+  t.same(authenticated.slice(-2), ["Bearer recent", "Bearer recent"], "answered by the handler, which authenticates");
+  t.equal((await get(bad, "Bearer unknown")).status, 401, "and it needs a token like any other");
+});
+
 t.test("ETags and 304s without room for answers (ANSWER_CACHE_MB=0)", async (t) => {
   const { knex } = await createTestDatabase(t);
   await insertAnalyticsFixture(knex);

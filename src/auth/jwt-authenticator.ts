@@ -29,6 +29,7 @@ export interface JwtAuthenticator extends Authenticator {
   /** Loads the signing keys in the background, retrying with backoff until they load. */
   start(): void;
   stop(): void;
+  recognize(authorization: string | null): Identity | undefined;
   tokenCache(): VerifiedTokenStats;
 }
 

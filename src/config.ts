@@ -27,9 +27,12 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
     asOf: readDate("BENCHMARK_AS_OF", env.BENCHMARK_AS_OF),
     logLevel: readChoice("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS) ?? "info",
     peerIndex: (readChoice("PEER_INDEX", env.PEER_INDEX, ["on", "off"]) ?? "on") === "on",
-    answerCacheBytes: readMegabytes("ANSWER_CACHE_MB", env.ANSWER_CACHE_MB, 0),
+    answerCacheBytes: readMegabytes("ANSWER_CACHE_MB", env.ANSWER_CACHE_MB, DEFAULT_ANSWER_CACHE_MB),
   };
 }
+
+/** Room for kept answers by default: every popular peer group's answers, the megabyte ones included. */
+const DEFAULT_ANSWER_CACHE_MB = 32;
 
 export function readPort(text: string | undefined, fallback: number, name = "PORT"): number {
   if (text === undefined || text.trim() === "") return fallback;

@@ -9,6 +9,10 @@ export interface CacheTicket {
   cached: readonly Buffer[] | undefined;
   /** Keeps a computed answer (its chunks, not a copy), unless the data changed while it was computed. */
   keep(chunks: readonly Buffer[]): void;
+  /** The kept answer compressed in a content coding (`gzip`, `br`), if that was kept too. */
+  encoded(coding: string): Buffer | undefined;
+  /** Keeps the kept answer's bytes in a content coding, so later requests skip compressing it. */
+  keepEncoded(coding: string, bytes: Buffer): void;
 }
 
 // A type, not an interface: it goes into JSON (/readyz) as it is.
@@ -64,7 +68,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     options.maxBytes > 0
       ? new LRUCache<string, KeptAnswer>({
           maxSize: options.maxBytes,
-          sizeCalculation: (kept, key) => byteLength(kept.chunks) + key.length,
+          sizeCalculation: (kept, key) => sizeOf(kept) + key.length,
           dispose: (_bytes, _key, reason) => {
             if (reason === "evict") evictions++;
           },
@@ -90,16 +94,28 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
     open(requestKey) {
       const tag = dataTagNow();
       if (tag === undefined) return undefined;
-      const kept = entries?.get(requestKey);
+      let kept = entries?.get(requestKey);
       if (kept) hits++;
       else misses++;
       const etag = kept?.etag ?? etagOf(tag, requestKey);
+      // An entry is set again to count its new size; only while it is still the one kept, for this data.
+      const store = (entry: KeptAnswer) => {
+        const bytes = sizeOf(entry);
+        if (dataTagNow() === tag && bytes <= options.maxAnswerBytes && bytes + requestKey.length <= options.maxBytes) entries?.set(requestKey, entry);
+      };
       return {
         etag,
         cached: kept?.chunks,
         keep(chunks) {
-          const bytes = byteLength(chunks);
-          if (dataTagNow() === tag && bytes <= options.maxAnswerBytes && bytes + requestKey.length <= options.maxBytes) entries?.set(requestKey, { chunks, etag });
+          kept = { chunks, etag, encoded: new Map() };
+          store(kept);
+        },
+        encoded: (coding) => kept?.encoded.get(coding),
+        keepEncoded(coding, bytes) {
+          if (!kept || entries?.peek(requestKey) !== kept || sizeOf(kept) + bytes.length > options.maxAnswerBytes) return;
+          // A new entry, not the old one changed: the cache counts an entry's size when it is set.
+          kept = { ...kept, encoded: new Map(kept.encoded).set(coding, bytes) };
+          store(kept);
         },
       };
     },
@@ -108,10 +124,17 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   };
 }
 
-/** An answer's bytes, with the ETag they went out with (a hit skips hashing its request again). */
+/** An answer's bytes, with the ETag they went out with (a hit skips hashing its request again) and its compressed forms. */
 interface KeptAnswer {
   chunks: readonly Buffer[];
   etag: string;
+  encoded: ReadonlyMap<string, Buffer>;
+}
+
+function sizeOf(kept: KeptAnswer): number {
+  let bytes = byteLength(kept.chunks);
+  for (const encoded of kept.encoded.values()) bytes += encoded.length;
+  return bytes;
 }
 
 function etagOf(dataTag: string, requestKey: string): string {

@@ -48,11 +48,11 @@ export interface AppDependencies {
 
 const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 413
 /**
- * Answers kept at most this large: a limit-adequacy answer of a broad group is megabytes,
- * and keeping them cost 100 MiB of RSS during a rebuild and 7-12 ms of a cold p95 (GC)
- * at Advisen scale. Their ETags still spare a revalidation the computing.
+ * One answer takes at most this share of the answer cache: a limit-adequacy answer of a
+ * broad group is megabytes (2.9 MB at Advisen scale) and is the one most worth keeping,
+ * but it must not empty the cache of every other answer.
  */
-const MAX_KEPT_ANSWER_BYTES = 256 * 1024;
+const MAX_ANSWER_SHARE = 1 / 8;
 
 /**
  * The request handler of the one port: every API service over gRPC, gRPC-Web and
@@ -96,7 +96,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
   // ETags and 304s cost no memory, so they are always on; answers are kept only with room for them.
   const answerCache = createAnswerCache({
     maxBytes: answerCacheBytes,
-    maxAnswerBytes: MAX_KEPT_ANSWER_BYTES,
+    maxAnswerBytes: Math.floor(answerCacheBytes * MAX_ANSWER_SHARE),
     dataTag,
     onCleared: (stats) => log.info({ answerCache: stats }, "answer cache emptied: the data changed"),
   });

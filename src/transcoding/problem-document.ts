@@ -1,4 +1,3 @@
-import { COMPRESS_MIN_BYTES, writeCompressed, type ContentEncoding } from "./compression.js";
 import type { NodeResponse } from "./node-types.js";
 import { STATUS_CODES } from "node:http";
 import type { ConnectError} from "@connectrpc/connect";
@@ -64,28 +63,19 @@ export function writeJson(
   writeJsonBytes(res, status, [Buffer.from(JSON.stringify(body))], contentType, headers);
 }
 
-/**
- * Writes JSON already encoded, as chunks in order; compressed when
- * `encoding` is given (chooseEncoding) and the answer is large enough to gain by it.
- */
+/** Writes JSON already encoded, as chunks in order. */
 export function writeJsonBytes(
   res: NodeResponse,
   status: number,
   chunks: readonly Buffer[],
   contentType = "application/json",
   headers: Record<string, string> = {},
-  encoding?: ContentEncoding,
 ): void {
   const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader("content-type", contentType);
-  res.statusCode = status;
-  if (encoding !== undefined) res.setHeader("vary", "accept-encoding");
-  if (encoding !== undefined && length >= COMPRESS_MIN_BYTES) {
-    res.setHeader("content-encoding", encoding);
-    return writeCompressed(res, encoding, chunks, length);
-  }
   res.setHeader("content-length", length);
+  res.statusCode = status;
   for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]!);
   res.end(chunks[chunks.length - 1] ?? Buffer.alloc(0));
 }

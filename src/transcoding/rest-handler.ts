@@ -6,7 +6,7 @@ import { decimalTextsKey } from "../rpc/decimal-texts.js";
 import { bindingProblemsKey, type InputProblem } from "../rpc/input-problems.js";
 import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
 import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../server/answer-cache.js";
-import { chooseEncoding, type ContentEncoding } from "./compression.js";
+import { chooseEncoding, compress, COMPRESS_MIN_BYTES, type ContentEncoding } from "./compression.js";
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";
 import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
@@ -103,7 +103,7 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const answer = await invoke(handler, route, bound.input, req, contextValues);
     if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer), challengeOf(answer));
     ticket?.keep(answer);
-    writeJsonBytes(res, 200, answer, "application/json", cacheHeaders, encoding);
+    await sendAnswer(res, answer, cacheHeaders, encoding, ticket);
   };
 
   /**
@@ -140,13 +140,15 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const unchanged = ifNoneMatchHits(req.headers["if-none-match"], ticket.etag);
     if (!unchanged && !ticket.cached) return false;
     const answers = options.answers!;
-    const answer = () => {
+    const answer = (): true | Promise<true> => {
       if (unchanged) {
         answers.cache.notModified();
         res.writeHead(304, headers);
         res.end();
-      } else writeJsonBytes(res, 200, ticket.cached!, "application/json", headers, encoding);
-      return true;
+        return true;
+      }
+      const sending = sendAnswer(res, ticket.cached!, headers, encoding, ticket);
+      return sending ? sending.then(() => true) : true;
     };
     if (answers.recognize(req)) return answer();
     return answers.authorize(req).then(answer, (error: unknown) => {
@@ -155,6 +157,32 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       return true;
     });
   }
+}
+
+/**
+ * Writes an answer's JSON: compressed when the caller accepts it and it is large enough
+ * to gain (from the cache's compressed copy when one is kept, else compressed now and
+ * kept). Returns a promise only when it has to compress.
+ */
+function sendAnswer(
+  res: NodeResponse,
+  chunks: readonly Buffer[],
+  headers: Record<string, string>,
+  encoding: ContentEncoding | undefined,
+  ticket: CacheTicket | undefined,
+): Promise<void> | undefined {
+  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
+  if (length < COMPRESS_MIN_BYTES) return void writeJsonBytes(res, 200, chunks, "application/json", headers);
+  // Whether compressed or not, this answer's bytes depend on Accept-Encoding (RFC 9110 12.5.5).
+  const varying = { ...headers, vary: "accept-encoding" };
+  if (encoding === undefined) return void writeJsonBytes(res, 200, chunks, "application/json", varying);
+  const encoded = { ...varying, "content-encoding": encoding };
+  const kept = ticket?.encoded(encoding);
+  if (kept) return void writeJsonBytes(res, 200, [kept], "application/json", encoded);
+  return compress(chunks, encoding).then((bytes) => {
+    ticket?.keepEncoded(encoding, bytes);
+    writeJsonBytes(res, 200, [bytes], "application/json", encoded);
+  });
 }
 
 /** Binding inputs from a body's text (already trimmed). */

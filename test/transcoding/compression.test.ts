@@ -37,6 +37,7 @@ t.test("REST answers compressed as asked, over 1 KiB", async (t) => {
 
   const plain = await postRaw(assessment, body);
   t.equal(plain.headers["content-encoding"], undefined, "no Accept-Encoding, no compression");
+  t.equal(plain.headers.vary, "accept-encoding", "but the answer varies with it");
   t.ok(plain.body.length > 1024, "an answer over 1 KiB");
   const json = plain.body.toString("utf8");
 
@@ -61,6 +62,29 @@ t.test("REST answers compressed as asked, over 1 KiB", async (t) => {
   const problem = await postRaw(assessment, { ...body, coverageId: "x" }, "gzip");
   t.equal(problem.status, 400, "problem documents are small and plain");
   t.equal(problem.headers["content-encoding"], undefined);
+});
+
+t.test("a kept answer keeps its compressed forms", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  await insertAnalyticsFixture(knex);
+  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, datasetVersion: () => 1, answerCacheBytes: 1 << 20 });
+  const assessment = `${server.url}${P}/assessment/getassessmentdata`;
+  const body = { ...GROUP, limit: 1_000_000, premium: 12_500.5, retention: 25_000 };
+  const kept = async () => ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: { bytes: number; hits: number } }).answerCache;
+
+  const json = (await postRaw(assessment, body)).body.toString("utf8");
+  const plainBytes = (await kept()).bytes;
+  const first = await postRaw(assessment, body, "gzip");
+  t.equal(zlib.gunzipSync(first.body).toString("utf8"), json, "the kept answer, compressed");
+  const withGzip = (await kept()).bytes;
+  t.ok(withGzip > plainBytes, "its gzip form is kept beside it");
+  const again = await postRaw(assessment, body, "gzip");
+  t.same(again.body, first.body, "and sent again as it is");
+  t.equal((await kept()).bytes, withGzip, "without keeping anything more");
+  const br = await postRaw(assessment, body, "br");
+  t.equal(zlib.brotliDecompressSync(br.body).toString("utf8"), json, "each coding its own form");
+  t.ok((await kept()).bytes > withGzip);
+  t.equal((await kept()).hits, 3);
 });
 
 t.test("Connect negotiates compression", async (t) => {

@@ -22,14 +22,17 @@ export type VerifiedTokenStats = {
  * Tokens verified recently, with the identity each gave, so a token presented again
  * skips its signature check: an ES256 verification costs more than answering from a
  * cache (NOTES.md, "the warm path"; PostgREST and Envoy keep the same). Keyed by a
- * SHA-256 of the exact token, so the cache holds no token. An entry lasts until the
- * token's `exp` or `maxAgeMs` after its verification, whichever is sooner; only
- * verifications that succeeded (signature, claims and scopes) are kept.
+ * SHA-256 of the exact token, so the cache holds no token (but the last one seen, so a
+ * token sent again is not hashed again). An entry lasts until the token's `exp` or
+ * `maxAgeMs` after its verification, whichever is sooner; only verifications that
+ * succeeded (signature, claims and scopes) are kept.
  */
 export class VerifiedTokens {
   private readonly entries: LRUCache<string, { identity: Identity; until: number }>;
   private hits = 0;
   private misses = 0;
+  /** The last token hashed and its key: consecutive requests mostly carry the same token. */
+  private last = { token: "", key: "" };
 
   constructor(private readonly options: VerifiedTokensOptions) {
     this.entries = new LRUCache({ max: options.maxEntries });
@@ -37,7 +40,7 @@ export class VerifiedTokens {
 
   /** The identity of a token verified within its lifetime, if any; a miss is not counted (lookup counts it). */
   known(token: string): Identity | undefined {
-    const entry = this.entries.get(keyOf(token));
+    const entry = this.entries.get(this.keyOf(token));
     if (entry === undefined || this.options.now() >= entry.until) return undefined;
     this.hits++;
     return entry.identity;
@@ -48,7 +51,7 @@ export class VerifiedTokens {
    * once it has passed verification (`expiresAt`: its `exp` claim, in seconds).
    */
   lookup(token: string): { identity: Identity | undefined; keep(identity: Identity, expiresAt: number | undefined): void } {
-    const key = keyOf(token);
+    const key = this.keyOf(token);
     const entry = this.entries.get(key);
     const fresh = entry !== undefined && this.options.now() < entry.until;
     if (fresh) this.hits++;
@@ -66,11 +69,12 @@ export class VerifiedTokens {
     };
   }
 
+  private keyOf(token: string): string {
+    if (token !== this.last.token) this.last = { token, key: createHash("sha256").update(token).digest("base64url") };
+    return this.last.key;
+  }
+
   stats(): VerifiedTokenStats {
     return { hits: this.hits, misses: this.misses, entries: this.entries.size };
   }
-}
-
-function keyOf(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
 }

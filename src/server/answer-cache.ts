@@ -60,68 +60,104 @@ export interface AnswerCacheOptions {
  * newer data than its answer holds.
  */
 export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
-  let hits = 0;
-  let misses = 0;
-  let notModified = 0;
-  let evictions = 0;
-  const entries =
-    options.maxBytes > 0
-      ? new LRUCache<string, KeptAnswer>({
-          maxSize: options.maxBytes,
-          sizeCalculation: (kept, key) => sizeOf(kept) + key.length,
-          dispose: (_bytes, _key, reason) => {
-            if (reason === "evict") evictions++;
-          },
-        })
-      : undefined;
-  let currentTag: string | undefined;
+  return new KeptAnswers(options);
+}
 
-  const stats = (): AnswerCacheStats | null =>
-    entries ? { hits, misses, notModified, entries: entries.size, bytes: entries.calculatedSize, evictions, dataTag: currentTag ?? null } : null;
+// Classes rather than closures: a ticket is opened on every request, and its methods are
+// better made once, on a prototype.
+class KeptAnswers implements AnswerCache {
+  private hits = 0;
+  private misses = 0;
+  private notModifiedCount = 0;
+  private evictions = 0;
+  private readonly entries: LRUCache<string, KeptAnswer> | undefined;
+  private currentTag: string | undefined;
+
+  constructor(readonly options: AnswerCacheOptions) {
+    this.entries =
+      options.maxBytes > 0
+        ? new LRUCache<string, KeptAnswer>({
+            maxSize: options.maxBytes,
+            sizeCalculation: (kept, key) => sizeOf(kept) + key.length,
+            dispose: (_bytes, _key, reason) => {
+              if (reason === "evict") this.evictions++;
+            },
+          })
+        : undefined;
+  }
+
+  open(requestKey: string): CacheTicket | undefined {
+    const tag = this.dataTagNow();
+    if (tag === undefined) return undefined;
+    const kept = this.entries?.get(requestKey);
+    if (kept) this.hits++;
+    else this.misses++;
+    return new Ticket(this, requestKey, tag, kept);
+  }
+
+  notModified(): void {
+    this.notModifiedCount++;
+  }
+
+  stats(): AnswerCacheStats | null {
+    const { hits, misses, evictions, entries } = this;
+    return entries ? { hits, misses, notModified: this.notModifiedCount, entries: entries.size, bytes: entries.calculatedSize, evictions, dataTag: this.currentTag ?? null } : null;
+  }
 
   /** The data tag now, emptying the cache if it moved. */
-  function dataTagNow(): string | undefined {
-    const tag = options.dataTag();
-    if (tag !== currentTag) {
-      if (entries && currentTag !== undefined) options.onCleared?.(stats()!);
-      entries?.clear();
-      currentTag = tag;
+  dataTagNow(): string | undefined {
+    const tag = this.options.dataTag();
+    if (tag !== this.currentTag) {
+      if (this.entries && this.currentTag !== undefined) this.options.onCleared?.(this.stats()!);
+      this.entries?.clear();
+      this.currentTag = tag;
     }
     return tag;
   }
 
-  return {
-    open(requestKey) {
-      const tag = dataTagNow();
-      if (tag === undefined) return undefined;
-      let kept = entries?.get(requestKey);
-      if (kept) hits++;
-      else misses++;
-      const etag = kept?.etag ?? etagOf(tag, requestKey);
-      // An entry is set again to count its new size; only while it is still the one kept, for this data.
-      const store = (entry: KeptAnswer) => {
-        const bytes = sizeOf(entry);
-        if (dataTagNow() === tag && bytes <= options.maxAnswerBytes && bytes + requestKey.length <= options.maxBytes) entries?.set(requestKey, entry);
-      };
-      return {
-        etag,
-        cached: kept?.chunks,
-        keep(chunks) {
-          kept = { chunks, etag, encoded: new Map() };
-          store(kept);
-        },
-        encoded: (coding) => kept?.encoded.get(coding),
-        keepEncoded(coding, bytes) {
-          if (!kept || entries?.peek(requestKey) !== kept || sizeOf(kept) + bytes.length > options.maxAnswerBytes) return;
-          // A new entry, not the old one changed: the cache counts an entry's size when it is set.
-          kept = { ...kept, encoded: new Map(kept.encoded).set(coding, bytes) };
-          store(kept);
-        },
-      };
-    },
-    notModified: () => void notModified++,
-    stats,
-  };
+  /** The entry kept for a request now, if any. */
+  peek(requestKey: string): KeptAnswer | undefined {
+    return this.entries?.peek(requestKey);
+  }
+
+  /** Keeps (or keeps again, to count its new size) an entry read from `tag`'s data, unless the data moved or it is too large. */
+  store(requestKey: string, tag: string, entry: KeptAnswer): void {
+    const bytes = sizeOf(entry);
+    const { maxAnswerBytes, maxBytes } = this.options;
+    if (this.dataTagNow() === tag && bytes <= maxAnswerBytes && bytes + requestKey.length <= maxBytes) this.entries?.set(requestKey, entry);
+  }
+}
+
+class Ticket implements CacheTicket {
+  readonly etag: string;
+  readonly cached: readonly Buffer[] | undefined;
+
+  constructor(
+    private readonly cache: KeptAnswers,
+    private readonly requestKey: string,
+    private readonly tag: string,
+    private kept: KeptAnswer | undefined,
+  ) {
+    this.etag = kept?.etag ?? etagOf(tag, requestKey);
+    this.cached = kept?.chunks;
+  }
+
+  keep(chunks: readonly Buffer[]): void {
+    this.kept = { chunks, etag: this.etag, encoded: new Map() };
+    this.cache.store(this.requestKey, this.tag, this.kept);
+  }
+
+  encoded(coding: string): Buffer | undefined {
+    return this.kept?.encoded.get(coding);
+  }
+
+  keepEncoded(coding: string, bytes: Buffer): void {
+    const { kept } = this;
+    if (!kept || this.cache.peek(this.requestKey) !== kept || sizeOf(kept) + bytes.length > this.cache.options.maxAnswerBytes) return;
+    // A new entry, not the old one changed: the cache counts an entry's size when it is set.
+    this.kept = { ...kept, encoded: new Map(kept.encoded).set(coding, bytes) };
+    this.cache.store(this.requestKey, this.tag, this.kept);
+  }
 }
 
 /** An answer's bytes, with the ETag they went out with (a hit skips hashing its request again) and its compressed forms. */

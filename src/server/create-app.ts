@@ -11,6 +11,7 @@ import { createAuthInterceptor, identify, recognize, type Authenticator } from "
 import { createErrorInterceptor } from "../rpc/error-interceptor.js";
 import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
 import { requestInfoKey } from "../rpc/request-info.js";
+import { createKeptAnswersInterceptor } from "../rpc/kept-answers.js";
 import { createResponseCaptureInterceptor } from "../rpc/response-capture.js";
 import { todayUtc } from "../benchmark/time-window.js";
 import { createAssessmentService } from "../services/assessment-service.js";
@@ -69,24 +70,6 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
 
-  const connectHandler = connectNodeAdapter({
-    routes(router: ConnectRouter) {
-      router.service(AssessmentService, createAssessmentService(peerEngine, asOfDate));
-      router.service(CompanyService, createCompanyService(knex));
-      router.service(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate));
-      router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
-      handlers = router.handlers;
-    },
-    interceptors: [createErrorInterceptor(log), createAuthInterceptor(authenticator), createBindingProblemsInterceptor(), createResponseCaptureInterceptor()],
-    readMaxBytes: MAX_BODY_BYTES,
-    // gRPC and Connect answers compressed as the caller offers (grpc-accept-encoding,
-    // connect-accept-encoding); the REST face negotiates its own (compression.ts).
-    acceptCompression: [compressionGzip, compressionBrotli],
-    compressMinBytes: COMPRESS_MIN_BYTES,
-    contextValues,
-    fallback: (req, res) => void fallback(req, res),
-  });
-
   // The data answers are read from: the dataset version the watcher heard, the peer
   // snapshot answering (it lags the version during a rebuild), and the as-of date.
   const dataTag = () => {
@@ -100,6 +83,30 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
     dataTag,
     onCleared: (stats) => log.info({ answerCache: stats }, "answer cache emptied: the data changed"),
   });
+  const connectHandler = connectNodeAdapter({
+    routes(router: ConnectRouter) {
+      router.service(AssessmentService, createAssessmentService(peerEngine, asOfDate));
+      router.service(CompanyService, createCompanyService(knex));
+      router.service(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate));
+      router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
+      handlers = router.handlers;
+    },
+    interceptors: [
+      createErrorInterceptor(log),
+      createAuthInterceptor(authenticator),
+      createBindingProblemsInterceptor(),
+      createResponseCaptureInterceptor(),
+      createKeptAnswersInterceptor(answerCache, apiServices),
+    ],
+    readMaxBytes: MAX_BODY_BYTES,
+    // gRPC and Connect answers compressed as the caller offers (grpc-accept-encoding,
+    // connect-accept-encoding); the REST face negotiates its own (compression.ts).
+    acceptCompression: [compressionGzip, compressionBrotli],
+    compressMinBytes: COMPRESS_MIN_BYTES,
+    contextValues,
+    fallback: (req, res) => void fallback(req, res),
+  });
+
   const rest = createRestTranscoder({
     handlers: handlers.filter((h) => apiServices.includes(h.service as (typeof apiServices)[number])),
     contextValues,

@@ -77,7 +77,8 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
         body = (await readRequestBody(req, options.maxBodyBytes)).trim();
       } catch (error) {
         if (!(error instanceof BodyTooLargeError)) throw error;
-        return writeProblem(res, problem(413, Code.ResourceExhausted, error.message));
+        // The rest of the body is not read: the connection ends after this answer.
+        return writeProblem(res, problem(413, Code.ResourceExhausted, error.message), { connection: "close" });
       }
     }
     const spelling = spellingOf(req.method ?? "GET", req.url ?? "/", body);
@@ -140,23 +141,35 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const unchanged = ifNoneMatchHits(req.headers["if-none-match"], ticket.etag);
     if (!unchanged && !ticket.cached) return false;
     const answers = options.answers!;
-    const answer = (): true | Promise<true> => {
-      if (unchanged) {
-        answers.cache.notModified();
-        res.writeHead(304, headers);
-        res.end();
+    if (answers.recognize(req)) return answerKept(res, answers.cache, ticket, unchanged, headers, encoding);
+    return answers.authorize(req).then(
+      () => answerKept(res, answers.cache, ticket, unchanged, headers, encoding),
+      (error: unknown) => {
+        if (!(error instanceof ConnectError)) throw error;
+        writeProblem(res, problemFromError(error), challengeOf(error));
         return true;
-      }
-      const sending = sendAnswer(res, ticket.cached!, headers, encoding, ticket);
-      return sending ? sending.then(() => true) : true;
-    };
-    if (answers.recognize(req)) return answer();
-    return answers.authorize(req).then(answer, (error: unknown) => {
-      if (!(error instanceof ConnectError)) throw error;
-      writeProblem(res, problemFromError(error), challengeOf(error));
-      return true;
-    });
+      },
+    );
   }
+}
+
+/** A 304, or the kept answer: true once it is on its way. */
+function answerKept(
+  res: NodeResponse,
+  cache: AnswerCache,
+  ticket: CacheTicket,
+  unchanged: boolean,
+  headers: Record<string, string>,
+  encoding: ContentEncoding | undefined,
+): true | Promise<true> {
+  if (unchanged) {
+    cache.notModified();
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  const sending = sendAnswer(res, ticket.cached!, headers, encoding, ticket);
+  return sending ? sending.then(() => true) : true;
 }
 
 /**

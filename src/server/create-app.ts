@@ -11,7 +11,7 @@ import { createAuthInterceptor, identify, recognize, type Authenticator } from "
 import { createErrorInterceptor } from "../rpc/error-interceptor.js";
 import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
 import { requestInfoKey } from "../rpc/request-info.js";
-import { createKeptAnswersInterceptor } from "../rpc/kept-answers.js";
+import { withKeptAnswers } from "../rpc/kept-answers.js";
 import { createResponseCaptureInterceptor } from "../rpc/response-capture.js";
 import { todayUtc } from "../benchmark/time-window.js";
 import { createAssessmentService } from "../services/assessment-service.js";
@@ -85,9 +85,9 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
   });
   const connectHandler = connectNodeAdapter({
     routes(router: ConnectRouter) {
-      router.service(AssessmentService, createAssessmentService(peerEngine, asOfDate));
-      router.service(CompanyService, createCompanyService(knex));
-      router.service(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate));
+      router.service(AssessmentService, withKeptAnswers(AssessmentService, createAssessmentService(peerEngine, asOfDate), answerCache));
+      router.service(CompanyService, withKeptAnswers(CompanyService, createCompanyService(knex), answerCache));
+      router.service(LossDetailsService, withKeptAnswers(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate), answerCache));
       router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
       handlers = router.handlers;
     },
@@ -96,7 +96,6 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
       createAuthInterceptor(authenticator),
       createBindingProblemsInterceptor(),
       createResponseCaptureInterceptor(),
-      createKeptAnswersInterceptor(answerCache, apiServices),
     ],
     readMaxBytes: MAX_BODY_BYTES,
     // gRPC and Connect answers compressed as the caller offers (grpc-accept-encoding,

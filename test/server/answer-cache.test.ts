@@ -2,6 +2,11 @@
 // cache with the same bytes, If-None-Match gets a 304, a cached answer still needs a
 // token, and once the data changes no earlier answer is served again.
 import t from "tap";
+import { equals } from "@bufbuild/protobuf";
+import { createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { AssessmentService, GetAssessmentDataResponseSchema } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
+import { callWithGrpcJs } from "../helpers/grpc-js-client.js";
 import { missingToken } from "../../src/auth/bearer-errors.js";
 import type { Authenticator } from "../../src/auth/authenticator.js";
 import { createAnswerCache, ifNoneMatchHits } from "../../src/server/answer-cache.js";
@@ -109,6 +114,34 @@ t.test("a kept answer goes at once to a recognized caller; anyone else is authen
   for (let i = 0; i < 2; i++) t.equal((await get(bad, "Bearer recent")).status, 400, `a request with problems, sent twice: 400 (${i + 1})`);
   t.same(authenticated.slice(-2), ["Bearer recent", "Bearer recent"], "answered by the handler, which authenticates");
   t.equal((await get(bad, "Bearer unknown")).status, 401, "and it needs a token like any other");
+});
+
+t.test("gRPC, gRPC-Web and Connect callers get kept answers too, never from older data", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  await insertAnalyticsFixture(knex);
+  let version = 1;
+  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, authenticator: tokenRequired, datasetVersion: () => version, answerCacheBytes: 1 << 20 });
+  const cache = async () => ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: Record<string, number> }).answerCache;
+  const group = { naics: ["52"], coverageId: 1, lineOfBusinessId: [0], exposureType: "Revenues", exposureRangeLow: 0, exposureRangeHigh: 10_000_000, limit: 1_000_000, premium: 12_500.5 };
+  const grpc = () => callWithGrpcJs(server.url, AssessmentService.method.getAssessmentData, group, { authorization: TOKEN });
+  const connect = (useBinaryFormat: boolean) =>
+    createClient(AssessmentService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1", useBinaryFormat })).getAssessmentData(group, { headers: { authorization: TOKEN } });
+
+  const computed = await grpc();
+  t.match(await cache(), { hits: 0, misses: 1, entries: 1 });
+  const kept = await grpc();
+  t.ok(equals(GetAssessmentDataResponseSchema, kept, computed), "gRPC: the kept answer, the same message");
+  t.match(await cache(), { hits: 1, misses: 1 });
+  t.ok(equals(GetAssessmentDataResponseSchema, await connect(true), computed), "Connect (binary): the same entry");
+  t.match(await cache(), { hits: 2, misses: 1 });
+  t.ok(equals(GetAssessmentDataResponseSchema, await connect(false), computed), "Connect (JSON) is computed");
+  t.match(await cache(), { hits: 2, misses: 1 }, "and leaves the cache alone (a JSON codec writes no unknown fields)");
+  await t.rejects(callWithGrpcJs(server.url, AssessmentService.method.getAssessmentData, group), { code: 16 }, "a kept answer still needs a token");
+
+  await knex("programs").where({ program_id: 1 }).update({ effective_date: "2020-01-01" });
+  version = 2;
+  const after = await grpc();
+  t.equal(after.totalProgramCount, computed.totalProgramCount - 1n, "after the version notice, the new data's answer");
 });
 
 t.test("ETags and 304s without room for answers (ANSWER_CACHE_MB=0)", async (t) => {

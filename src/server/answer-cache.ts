@@ -42,6 +42,12 @@ export interface AnswerCacheOptions {
   /** Larger answers are not kept (their ETags still work). */
   maxAnswerBytes: number;
   /**
+   * Answers larger than this are kept only when asked for a second time: a one-off
+   * megabyte answer would push out hundreds of small ones, and churning megabytes
+   * through the cache grows the heap the process keeps.
+   */
+  askedTwiceOver?: number;
+  /**
    * Names the data answers are read from now (dataset version, peer snapshot version,
    * as-of date), or undefined when unknown. Any change empties the cache.
    */
@@ -71,6 +77,8 @@ class KeptAnswers implements AnswerCache {
   private notModifiedCount = 0;
   private evictions = 0;
   private readonly entries: LRUCache<string, KeptAnswer> | undefined;
+  /** Requests whose large answer was computed once (keys only). */
+  private readonly askedOnce = new LRUCache<string, true>({ max: ASKED_ONCE_REMEMBERED });
   private currentTag: string | undefined;
 
   constructor(readonly options: AnswerCacheOptions) {
@@ -123,8 +131,13 @@ class KeptAnswers implements AnswerCache {
   /** Keeps (or keeps again, to count its new size) an entry read from `tag`'s data, unless the data moved or it is too large. */
   store(requestKey: string, tag: string, entry: KeptAnswer): void {
     const bytes = sizeOf(entry);
-    const { maxAnswerBytes, maxBytes } = this.options;
-    if (this.dataTagNow() === tag && bytes <= maxAnswerBytes && bytes + requestKey.length <= maxBytes) this.entries?.set(requestKey, entry);
+    const { maxAnswerBytes, maxBytes, askedTwiceOver = Infinity } = this.options;
+    if (this.dataTagNow() !== tag || bytes > maxAnswerBytes || bytes + requestKey.length > maxBytes) return;
+    if (bytes > askedTwiceOver && !this.askedOnce.has(requestKey) && !this.entries?.has(requestKey)) {
+      this.askedOnce.set(requestKey, true);
+      return;
+    }
+    this.entries?.set(requestKey, entry);
   }
 }
 
@@ -159,6 +172,9 @@ class Ticket implements CacheTicket {
     this.cache.store(this.requestKey, this.tag, this.kept);
   }
 }
+
+/** Keys of large answers asked for once, remembered until asked again. */
+const ASKED_ONCE_REMEMBERED = 1000;
 
 /** An answer's bytes, with the ETag they went out with (a hit skips hashing its request again) and its compressed forms. */
 interface KeptAnswer {

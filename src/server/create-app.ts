@@ -54,6 +54,8 @@ const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 4
  * but it must not empty the cache of every other answer.
  */
 const MAX_ANSWER_SHARE = 1 / 8;
+/** Answers over this are kept once asked for twice (answer-cache.ts, askedTwiceOver). */
+const LARGE_ANSWER_BYTES = 256 * 1024;
 
 /**
  * The request handler of the one port: every API service over gRPC, gRPC-Web and
@@ -80,6 +82,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
   const answerCache = createAnswerCache({
     maxBytes: answerCacheBytes,
     maxAnswerBytes: Math.floor(answerCacheBytes * MAX_ANSWER_SHARE),
+    askedTwiceOver: LARGE_ANSWER_BYTES,
     dataTag,
     onCleared: (stats) => log.info({ answerCache: stats }, "answer cache emptied: the data changed"),
   });

@@ -183,6 +183,16 @@ t.test("no dataset version known, nothing cached; bounded by bytes", async (t) =
   t.equal(cache.open("large")!.cached, undefined, "an answer over maxAnswerBytes is not kept");
 });
 
+t.test("a large answer is kept once asked for twice; small ones at once", async (t) => {
+  const cache = createAnswerCache({ maxBytes: 10_000, maxAnswerBytes: 5_000, askedTwiceOver: 100, dataTag: () => "1" });
+  cache.open("small")!.keep([Buffer.alloc(100)]);
+  t.ok(cache.open("small")!.cached, "an answer of 100 bytes: kept at once");
+  cache.open("large")!.keep([Buffer.alloc(101)]);
+  t.equal(cache.open("large")!.cached, undefined, "101 bytes, asked once: not kept");
+  cache.open("large")!.keep([Buffer.alloc(101)]);
+  t.equal(cache.open("large")!.cached?.[0]?.length, 101, "asked again: kept");
+});
+
 t.test("If-None-Match", async (t) => {
   t.ok(ifNoneMatchHits('"a", "b"', '"b"'));
   t.ok(ifNoneMatchHits('W/"b"', '"b"'), "weak comparison");

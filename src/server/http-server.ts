@@ -28,7 +28,7 @@ export async function startHttpServer(
   let closing = false;
   const counted = (req: NodeRequest, res: NodeResponse) => {
     inFlight++;
-    res.once("close", () => inFlight--);
+    res.on("close", () => inFlight--);
     // Node enforces requestTimeout on HTTP/1.1 only: an HTTP/2 stream whose body has
     // not arrived in time is cancelled, costing its caller that stream alone.
     if (req.httpVersionMajor === 2) {

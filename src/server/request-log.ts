@@ -22,8 +22,9 @@ export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): 
   const info = new LoggedRequest(requestId, log);
   (req as WithInfo)[INFO] = info;
   res.setHeader("x-request-id", requestId);
-  const started = process.hrtime.bigint();
-  res.once("close", () => {
+  const started = performance.now();
+  // `on`, not `once`: the response is closed once and then dropped, and `once` costs a wrapper.
+  res.on("close", () => {
     const status = res.statusCode;
     const path = requestPath(req);
     const line = {
@@ -35,7 +36,8 @@ export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): 
       code: info.outcome.code,
       subject: info.outcome.subject,
       clientId: info.outcome.clientId,
-      durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      // To the microsecond: a double's every digit costs the log line half a microsecond.
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       aborted: !res.writableFinished || undefined,
     };
     if (status >= 500) log.error(line, "request");

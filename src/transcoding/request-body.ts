@@ -1,4 +1,4 @@
-import type { Readable } from "node:stream";
+import type { NodeRequest } from "./node-types.js";
 
 export class BodyTooLargeError extends Error {
   constructor(limit: number) {
@@ -8,27 +8,41 @@ export class BodyTooLargeError extends Error {
 
 /**
  * Reads a request body as UTF-8 text, refusing it as soon as it passes the limit.
- * Listeners rather than an async iterator: a small body arrives with its headers, and
- * this is on the path of every repeated POST.
+ * Read as it is buffered ('readable') and done once the message is complete, without
+ * waiting for 'end': a small body arrives with its headers, and this is on the path of
+ * every repeated POST (the flowing mode of 'data' and 'end' cost it several ticks).
  */
-export function readRequestBody(req: Readable, maxBytes: number): Promise<string> {
+export function readRequestBody(req: NodeRequest, maxBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.resume(); // dropped as it comes, until the answer closes the connection
-      reject(new BodyTooLargeError(maxBytes));
+    const stop = () => {
+      req.off("readable", onReadable);
+      req.off("error", onError);
+      req.off("close", onClose);
     };
-    const onEnd = () => {
-      req.off("error", reject);
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const onClose = () => onError(new Error("the request was closed before its body arrived"));
+    const onReadable = () => {
+      for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null; ) {
+        size += chunk.length;
+        if (size > maxBytes) {
+          stop();
+          req.resume(); // dropped as it comes, until the answer closes the connection
+          return reject(new BodyTooLargeError(maxBytes));
+        }
+        chunks.push(chunk);
+      }
+      if (!req.complete) return;
+      stop();
+      req.resume(); // lets the stream end (and Node reuse the connection)
       resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
     };
-    req.on("data", onData);
-    req.once("end", onEnd);
-    req.once("error", reject);
+    req.on("readable", onReadable);
+    req.on("error", onError);
+    req.on("close", onClose);
   });
 }

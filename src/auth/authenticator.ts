@@ -51,7 +51,10 @@ export async function identify(authenticator: Authenticator, authorization: stri
 /** identify() for a caller the authenticator recognizes at once; undefined when identify() must run. */
 export function recognize(authenticator: Authenticator, authorization: string | null, info: RequestInfo | undefined): Identity | undefined {
   const identity = authenticator.recognize?.(authorization);
-  if (identity && info) Object.assign(info.outcome, { subject: identity.subject, clientId: identity.clientId });
+  if (identity && info) {
+    info.outcome.subject = identity.subject;
+    info.outcome.clientId = identity.clientId;
+  }
   return identity;
 }
 

@@ -137,8 +137,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
           tokenCache: authenticator.tokenCache?.() ?? null,
         });
       }
-      const mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
-      if (mount) return mount.handle(req, res);
+      for (const mount of mounts) if (path === mount.prefix || path.startsWith(`${mount.prefix}/`)) return mount.handle(req, res);
       await rest(req, res);
     } catch (error) {
       (requestInfoOf(req)?.log ?? log).error({ err: error }, "unexpected error");

@@ -108,7 +108,16 @@ async function main(): Promise<void> {
   const cold = await measureCold(classes, references, client);
   const first = classes[0]!;
   const firstOperation = OPERATIONS[0]!;
-  await primeLoad(load, bare, references.get(first)!.answers.get(firstOperation)!, firstOperation.call(first, baseVariant(first)), options.connections, Math.min(1, options.durationSeconds));
+  await primeLoad({
+    load,
+    bare,
+    serverUrl: server.baseUrl,
+    token: identity.token,
+    answer: references.get(first)!.answers.get(firstOperation)!,
+    call: firstOperation.call(first, baseVariant(first)),
+    connections: options.connections,
+    durationSeconds: Math.min(1, options.durationSeconds),
+  });
   const rows = await measureWarm(classes, references, cold, { load, bare, serverUrl: server.baseUrl, token: identity.token });
 
   step("rebuild: dataset version bumped under load");

@@ -45,12 +45,24 @@ export async function runWarm(options: {
 }
 
 /**
- * An unmeasured run against the bare server, so that neither autocannon's process nor the
- * bare server's is JIT-cold in the first measured row.
+ * An unmeasured run against the bare server and one against the server, so that none of
+ * the three processes (autocannon's, the bare server's, the server's warm path) is
+ * JIT-cold in the first measured row.
  */
-export async function primeLoad(load: LoadGenerator, bare: BareServer, answer: Answer, call: ApiCall, connections: number, durationSeconds: number): Promise<void> {
+export async function primeLoad(options: {
+  load: LoadGenerator;
+  bare: BareServer;
+  serverUrl: string;
+  token: string;
+  answer: Answer;
+  call: ApiCall;
+  connections: number;
+  durationSeconds: number;
+}): Promise<void> {
+  const { load, bare, answer, call, connections, durationSeconds } = options;
   await bare.serve({ status: answer.status, contentType: answer.contentType, bodyBase64: answer.body.toString("base64") });
-  await load.run(loadSpec(bare.url, "prime", call, connections, durationSeconds));
+  await load.run(loadSpec(bare.url, options.token, call, connections, durationSeconds));
+  await load.run(loadSpec(options.serverUrl, options.token, call, connections, durationSeconds));
 }
 
 /** Non-2xx answers and connection errors (timeouts among them) of a load run. */

@@ -95,8 +95,9 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const ticket = "canonical" in bound ? options.answers?.cache.open(bound.canonical) : undefined;
     const cacheHeaders: Record<string, string> = ticket ? { etag: ticket.etag, "cache-control": CACHE_CONTROL } : {};
     if (ticket) {
+      // Known at once when nothing had to be awaited: a hit stays synchronous.
       const answered = answerFromCache(req, res, ticket, cacheHeaders, encoding);
-      if (answered === true || (answered !== false && (await answered))) return;
+      if (answered === true || (answered instanceof Promise && (await answered))) return;
     }
     const handler = handlerOf.get(route.method)!;
     const problems = "problems" in bound ? bound.problems : [];

@@ -7,7 +7,7 @@ import { requestPath } from "../transcoding/request-target.js";
 // CONVENTIONS.md: a caller's own id is kept when it is 1 to 128 of these characters.
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-// A property, not a WeakMap: at thousands of requests a second, a WeakMap's ephemerons cost the young-generation GC.
+// A property of the request, not a WeakMap entry: no ephemeron for the collector per request.
 const INFO = Symbol("requestInfo");
 type WithInfo = NodeRequest & { [INFO]?: RequestInfo };
 

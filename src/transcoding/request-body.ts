@@ -37,8 +37,7 @@ export function readRequestBody(req: NodeRequest, maxBytes: number): Promise<str
         chunks.push(chunk);
       }
       if (!req.complete) return;
-      stop();
-      req.resume(); // lets the stream end (and Node reuse the connection)
+      stop(); // read to its end: the stream ends by itself
       resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
     };
     req.on("readable", onReadable);

@@ -115,7 +115,7 @@ export function formatReport(report: BenchReport): string {
   return [
     `machine: ${m.cores} cores (${m.cpu}), ${mib(m.memoryBytes)}, node ${m.node}, ${m.postgres.split(" on ")[0]}`,
     `data: scale ${report.data.scale} (${whole(report.data.companies)} companies, ${whole(report.data.programs)} programs, ${whole(report.data.losses)} losses), engine ${report.server.engine}, ready in ${ms(report.server.readyMs)} ms`,
-    `cold: ${report.settings.requests} requests per row after ${report.settings.warmup} unmeasured, concurrency 1; warm: ${report.settings.connections} connections for ${report.settings.durationSeconds} s; latencies in ms`,
+    `cold: ${report.settings.requests} requests per row after ${report.settings.warmup} unmeasured, concurrency 1; warm: ${report.settings.connections} connections for ${report.settings.durationSeconds} s in all, in rounds alternating with the bare server (ratio: the rounds' median); latencies in ms`,
     "",
     line(header),
     line(widths.map((w) => "-".repeat(w))),

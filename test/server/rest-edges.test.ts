@@ -26,6 +26,13 @@ t.test("REST errors are problem documents with the right status", async (t) => {
   t.equal(wrongMethod.headers.get("allow"), "GET, POST");
   t.match(wrongMethod.body, { status: 405, code: "unimplemented", title: "Method Not Allowed" });
 
+  // A body that arrives in many chunks is read whole: the same answer as its short form.
+  const group = '"naics": "52", "coverageId": 1, "exposureType": "Revenues", "exposureRangeLow": 0, "exposureRangeHigh": 1000000';
+  const short = await call("POST", `${P}/assessment/getTotalProgramCount`, `{${group}}`);
+  const padded = await call("POST", `${P}/assessment/getTotalProgramCount`, `{${" ".repeat(900 * 1024)}${group}}`);
+  t.same(padded, { ...short, headers: padded.headers }, "a 900 KiB body");
+  t.equal(padded.status, short.status);
+
   const tooLarge = await call("POST", `${P}/assessment/getTotalProgramCount`, `{"naics": "${"5".repeat(1024 * 1024)}"}`);
   t.equal(tooLarge.status, 413);
   t.match(tooLarge.body, { code: "resource_exhausted" });

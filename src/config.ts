@@ -75,7 +75,13 @@ function readChoice(name: string, text: string | undefined, choices: string[]): 
 
 function readMegabytes(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined || text.trim() === "") return fallback * 1024 * 1024;
-  const megabytes = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(megabytes)) throw new ConfigError(`${name} must be a whole number of MiB, not "${text}"`);
+  const megabytes = parseWholeNumber(text.trim());
+  if (megabytes === undefined) throw new ConfigError(`${name} must be a whole number of MiB, not "${text}"`);
   return megabytes * 1024 * 1024;
+}
+
+/** Digits only, and a safe integer; undefined otherwise. */
+export function parseWholeNumber(text: string): number | undefined {
+  const value = Number(text);
+  return /^\d+$/.test(text) && Number.isSafeInteger(value) ? value : undefined;
 }

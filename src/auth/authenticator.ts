@@ -43,15 +43,18 @@ export function createAuthInterceptor(authenticator: Authenticator): Interceptor
 
 /** Authenticates a call's Authorization header and names the caller in its request's log line. */
 export async function identify(authenticator: Authenticator, authorization: string | null, info: RequestInfo | undefined): Promise<Identity> {
-  const identity = await authenticator.authenticate(authorization);
-  if (info) Object.assign(info.outcome, { subject: identity.subject, clientId: identity.clientId });
-  return identity;
+  return nameCaller(await authenticator.authenticate(authorization), info);
 }
 
 /** identify() for a caller the authenticator recognizes at once; undefined when identify() must run. */
 export function recognize(authenticator: Authenticator, authorization: string | null, info: RequestInfo | undefined): Identity | undefined {
   const identity = authenticator.recognize?.(authorization);
-  if (identity && info) {
+  return identity && nameCaller(identity, info);
+}
+
+/** Names the caller in its request's log line. */
+function nameCaller(identity: Identity, info: RequestInfo | undefined): Identity {
+  if (info) {
     info.outcome.subject = identity.subject;
     info.outcome.clientId = identity.clientId;
   }

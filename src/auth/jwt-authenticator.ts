@@ -54,7 +54,6 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
   let keys: ReturnType<typeof createRemoteJWKSet> | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let lastHeader: { authorization: string; token: string | undefined } = { authorization: "", token: undefined };
 
   async function load(attempt: number): Promise<void> {
     try {
@@ -84,10 +83,8 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
     tokenCache: () => verified.stats(),
 
     recognize(authorization) {
-      if (!authorization || !keys) return undefined;
-      // Consecutive requests mostly carry the same header: its token is not matched out again.
-      if (authorization !== lastHeader.authorization) lastHeader = { authorization, token: bearerToken(authorization) };
-      return lastHeader.token === undefined ? undefined : verified.known(lastHeader.token);
+      const token = authorization && keys ? bearerToken(authorization) : undefined;
+      return token === undefined ? undefined : verified.known(token);
     },
 
     async authenticate(authorization) {

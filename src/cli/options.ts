@@ -1,10 +1,10 @@
 import { InvalidArgumentError } from "commander";
-import { readDate } from "../config.js";
+import { parseWholeNumber, readDate } from "../config.js";
 
 /** Commander parsers for option values; a bad one is a usage error (exit 2). */
 export function positiveInteger(text: string): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new InvalidArgumentError(`"${text}" is not a whole number`);
+  const value = parseWholeNumber(text);
+  if (value === undefined) throw new InvalidArgumentError(`"${text}" is not a whole number`);
   return value;
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
+import { byteLengthOf } from "../transcoding/json-bytes.js";
 
 /** What one request may do with the cache. */
 export interface CacheTicket {
@@ -184,17 +185,13 @@ interface KeptAnswer {
 }
 
 function sizeOf(kept: KeptAnswer): number {
-  let bytes = byteLength(kept.chunks);
+  let bytes = byteLengthOf(kept.chunks);
   for (const encoded of kept.encoded.values()) bytes += encoded.length;
   return bytes;
 }
 
 function etagOf(dataTag: string, requestKey: string): string {
   return `"${createHash("sha256").update(dataTag).update("\n").update(requestKey).digest("base64url").slice(0, 32)}"`;
-}
-
-function byteLength(chunks: readonly Buffer[]): number {
-  return chunks.reduce((length, chunk) => length + chunk.length, 0);
 }
 
 /** Whether an If-None-Match header names the ETag (RFC 9110 13.1.2: weak comparison, or `*`). */

@@ -105,3 +105,10 @@ function digitCount(value: number): number {
   for (let bound = 10; value >= bound && digits < 10; bound *= 10) digits++;
   return digits;
 }
+
+/** The bytes of an answer written as chunks. */
+export function byteLengthOf(chunks: readonly Uint8Array[]): number {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  return length;
+}

@@ -1,3 +1,4 @@
+import { byteLengthOf } from "./json-bytes.js";
 import type { NodeResponse } from "./node-types.js";
 import { STATUS_CODES } from "node:http";
 import type { ConnectError} from "@connectrpc/connect";
@@ -71,10 +72,9 @@ export function writeJsonBytes(
   contentType = "application/json",
   headers: Record<string, string> = {},
 ): void {
-  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader("content-type", contentType);
-  res.setHeader("content-length", length);
+  res.setHeader("content-length", byteLengthOf(chunks));
   res.statusCode = status;
   for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]!);
   res.end(chunks[chunks.length - 1] ?? Buffer.alloc(0));

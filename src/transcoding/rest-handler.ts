@@ -10,6 +10,7 @@ import { chooseEncoding, compress, COMPRESS_MIN_BYTES, type ContentEncoding } fr
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";
 import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
+import { byteLengthOf } from "./json-bytes.js";
 import { fieldJson, messageJson } from "./json-writer.js";
 import { problem, problemFromError, writeJsonBytes, writeProblem } from "./problem-document.js";
 import type { NodeRequest, NodeResponse } from "./node-types.js";
@@ -185,8 +186,7 @@ function sendAnswer(
   encoding: ContentEncoding | undefined,
   ticket: CacheTicket | undefined,
 ): Promise<void> | undefined {
-  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
-  if (length < COMPRESS_MIN_BYTES) return void writeJsonBytes(res, 200, chunks, "application/json", headers);
+  if (byteLengthOf(chunks) < COMPRESS_MIN_BYTES) return void writeJsonBytes(res, 200, chunks, "application/json", headers);
   // Whether compressed or not, this answer's bytes depend on Accept-Encoding (RFC 9110 12.5.5).
   const varying = { ...headers, vary: "accept-encoding" };
   if (encoding === undefined) return void writeJsonBytes(res, 200, chunks, "application/json", varying);

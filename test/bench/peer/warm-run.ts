@@ -19,6 +19,19 @@ export interface WarmResult {
 /** Rounds of server then bare in one warm measurement (fewer for runs under 5 s). */
 const WARM_ROUNDS = 5;
 
+/** One request repeated against the server and the bare server. */
+export interface WarmLoad {
+  load: LoadGenerator;
+  bare: BareServer;
+  serverUrl: string;
+  token: string;
+  call: ApiCall;
+  /** The server's answer to `call`, which the bare server then repeats. */
+  answer: Answer;
+  connections: number;
+  durationSeconds: number;
+}
+
 /** The load of one repeated request against a base URL, as autocannon takes it. */
 export function loadSpec(baseUrl: string, token: string, call: ApiCall, connections: number, durationSeconds: number): LoadSpec {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
@@ -32,19 +45,7 @@ export function loadSpec(baseUrl: string, token: string, call: ApiCall, connecti
  * alternating rounds: this machine's speed drifts by tens of percent over seconds, and a
  * drift then weighs on both sides of each round's ratio instead of on one side alone.
  */
-export async function runWarm(options: {
-  load: LoadGenerator;
-  bare: BareServer;
-  serverUrl: string;
-  token: string;
-  call: ApiCall;
-  /** The server's answer to `call`, which the bare server then repeats. */
-  answer: Answer;
-  connections: number;
-  durationSeconds: number;
-  label: string;
-  failures: FailureLog;
-}): Promise<WarmResult> {
+export async function runWarm(options: WarmLoad & { label: string; failures: FailureLog }): Promise<WarmResult> {
   const { load, bare, call, answer, failures, label } = options;
   await bare.serve({ status: answer.status, contentType: answer.contentType, bodyBase64: answer.body.toString("base64") });
   const rounds = Math.max(1, Math.min(WARM_ROUNDS, Math.floor(options.durationSeconds)));
@@ -87,16 +88,7 @@ function combine(rounds: readonly LoadResult[]): LoadResult {
  * the three processes (autocannon's, the bare server's, the server's warm path) is
  * JIT-cold in the first measured row.
  */
-export async function primeLoad(options: {
-  load: LoadGenerator;
-  bare: BareServer;
-  serverUrl: string;
-  token: string;
-  answer: Answer;
-  call: ApiCall;
-  connections: number;
-  durationSeconds: number;
-}): Promise<void> {
+export async function primeLoad(options: WarmLoad): Promise<void> {
   const { load, bare, answer, call, connections, durationSeconds } = options;
   await bare.serve({ status: answer.status, contentType: answer.contentType, bodyBase64: answer.body.toString("base64") });
   await load.run(loadSpec(bare.url, options.token, call, connections, durationSeconds));

@@ -1,12 +1,7 @@
 import { Transform, type TransformCallback } from "node:stream";
+import type { CsvRecord } from "./csv-records.js";
 import type { DatasetFile } from "./dataset-files.js";
 import { ImportError } from "./import-errors.js";
-
-/** A record from csv-parse with its `info` (only the count of skipped blank lines is used). */
-export interface ParsedRecord {
-  record: string[];
-  info: { empty_lines: number };
-}
 
 /** About how many characters are handed to COPY in one chunk. */
 const CHUNK_CHARS = 256 * 1024;
@@ -21,8 +16,6 @@ const CHUNK_CHARS = 256 * 1024;
 export interface RowValidator extends Transform {
   /** Records read (the header not counted). */
   readonly rows: number;
-  /** The physical line where the next record starts: where a CSV error is. */
-  readonly nextLine: number;
   /** The table columns the file has (after its header is read). */
   readonly columns: string[];
 }
@@ -32,52 +25,47 @@ export function createRowValidator(spec: DatasetFile): RowValidator {
   let headerLength = 0;
   let chunk = "";
   let rows = 0;
-  // The physical line where the next record starts. Counted here, not taken from
-  // csv-parse, which counts a CRLF inside quotes as two lines.
-  let nextLine = 1;
-  let emptyLinesSeen = 0;
+  const columns = spec.columns;
+  /** The COPY line of one record; the header's record only sets the column positions. */
+  const readRecord = ({ fields: record, line }: CsvRecord): void => {
+    if (positions === undefined) {
+      positions = readHeader(spec, record);
+      headerLength = record.length;
+      return;
+    }
+    rows++;
+    let problems: [string, string, string][] | undefined;
+    let values = "";
+    // A row of the wrong length is rejected for that alone (its fields may be
+    // shifted), but keeps what can be read: its id still names it, so rows that
+    // refer to it are known to refer to a rejected row.
+    const misshapen = record.length !== headerLength;
+    if (misshapen) problems = [["", "", `has ${record.length} fields where the header has ${headerLength}`]];
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i]!;
+      const position = positions[i]!;
+      const text = position < 0 ? "" : (record[position] ?? "");
+      const read = column.read(text);
+      if (read === null) {
+        values += "\t\\N";
+      } else if (typeof read === "string") {
+        values += `\t${copyEscape(read)}`;
+      } else {
+        if (!misshapen) (problems ??= []).push([column.header, text, read.reason]);
+        values += "\t\\N";
+      }
+    }
+    chunk += problems ? `${line}\tt\t${copyEscape(JSON.stringify(problems))}${values}\n` : `${line}\tf\t\\N${values}\n`;
+  };
   const transform = new Transform({
     writableObjectMode: true,
-    transform({ record, info }: ParsedRecord, _encoding: BufferEncoding, callback: TransformCallback) {
-      nextLine += info.empty_lines - emptyLinesSeen; // blank lines csv-parse skipped before it
-      emptyLinesSeen = info.empty_lines;
-      const line = nextLine;
-      for (const field of record) nextLine += field.match(LINE_BREAKS)?.length ?? 0;
-      nextLine++;
-      if (positions === undefined) {
-        try {
-          positions = readHeader(spec, record);
-        } catch (error) {
-          callback(error as Error);
-          return;
-        }
-        headerLength = record.length;
-        callback();
+    transform(records: CsvRecord[], _encoding: BufferEncoding, callback: TransformCallback) {
+      try {
+        for (const record of records) readRecord(record);
+      } catch (error) {
+        callback(error as Error);
         return;
       }
-      rows++;
-      const problems: [string, string, string][] = [];
-      const values: string[] = [];
-      // A row of the wrong length is rejected for that alone (its fields may be
-      // shifted), but keeps what can be read: its id still names it, so rows that
-      // refer to it are known to refer to a rejected row.
-      const misshapen = record.length !== headerLength;
-      if (misshapen) problems.push(["", "", `has ${record.length} fields where the header has ${headerLength}`]);
-      for (let i = 0; i < spec.columns.length; i++) {
-        const column = spec.columns[i]!;
-        const position = positions[i]!;
-        const text = position < 0 ? "" : (record[position] ?? "");
-        const read = column.read(text);
-        if ("reason" in read) {
-          if (!misshapen) problems.push([column.header, text, read.reason]);
-          values.push("\\N");
-        } else {
-          values.push(read.value === null ? "\\N" : copyEscape(read.value));
-        }
-      }
-      const rejected = problems.length > 0;
-      const tail = values.join("\t");
-      chunk += `${line}\t${rejected ? "t" : "f"}\t${rejected ? copyEscape(JSON.stringify(problems)) : "\\N"}\t${tail}\n`;
       if (chunk.length >= CHUNK_CHARS) {
         this.push(chunk);
         chunk = "";
@@ -95,7 +83,6 @@ export function createRowValidator(spec: DatasetFile): RowValidator {
   });
   return Object.defineProperties(transform, {
     rows: { get: () => rows },
-    nextLine: { get: () => nextLine },
     columns: { get: () => spec.columns.filter((_, i) => (positions?.[i] ?? -1) >= 0).map((column) => column.column) },
   }) as RowValidator;
 }
@@ -114,7 +101,6 @@ function readHeader(spec: DatasetFile, rawHeader: string[]): number[] {
   });
 }
 
-const LINE_BREAKS = /\r\n|\r|\n/g;
 const SPECIAL = /[\\\t\n\r]/;
 
 /** COPY text format: backslash, tab, newline and carriage return are escaped with a backslash. */

@@ -1,4 +1,4 @@
-import { CsvError, parse } from "csv-parse";
+import { CsvError } from "csv-parse";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Transform } from "node:stream";
@@ -7,6 +7,7 @@ import type { Client } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { DatasetFile } from "./dataset-files.js";
 import { ImportError } from "./import-errors.js";
+import { createCsvRecordReader } from "./csv-records.js";
 import { createRowValidator } from "./row-validation.js";
 import { createUtf8Decoder, InvalidUtf8Error } from "./utf8-decoder.js";
 
@@ -54,6 +55,7 @@ export async function stageFile(
       callback(null, chunk);
     },
   });
+  const records = createCsvRecordReader();
   const validator = createRowValidator(spec);
   const copy = client.query(copyFrom(`copy ${stage} (line, rejected, problems, ${spec.columns.map((c) => c.column).join(", ")}) from stdin`));
   try {
@@ -62,13 +64,12 @@ export async function stageFile(
       counter,
       createUtf8Decoder(),
       // DATA-FORMAT.md: UTF-8 with an optional BOM, RFC 4180 quoting, a header row.
-      // Blank lines are skipped; the validator counts them for line numbers.
-      parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
+      records,
       validator,
       copy,
     );
   } catch (error) {
-    throw asImportError(spec, error, validator.nextLine);
+    throw asImportError(spec, error, records.nextLine);
   }
   await client.query(
     `insert into ${REJECTS_TABLE} (file_rank, file, line, column_name, value, reason)

@@ -18,7 +18,7 @@ export function createUtf8Decoder(): Transform {
   const decode = (bytes: Uint8Array | undefined, stream: boolean): string => {
     try {
       const text = bytes ? decoder.decode(bytes, { stream }) : decoder.decode();
-      lines += text.split("\n").length - 1;
+      for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
       return text;
     } catch {
       const prefix = new TextDecoder("utf-8").decode(bytes ?? new Uint8Array()).split("\uFFFD")[0] ?? "";

@@ -1,0 +1,84 @@
+import t from "tap";
+import { integer, MAX_INT32, MAX_SAFE, money, Refusal, type FieldRead } from "../../src/ingest/field-readers.js";
+
+/**
+ * The readers take shortcuts (Numbers below 2^53, amounts already in cents passed
+ * through): these are the rules done the long way, in BigInt, to compare against.
+ */
+function exactInteger(min: bigint, max: bigint, value: string): string {
+  if (!/^-?\d+$/.test(value)) return "refused: must be a whole number";
+  const number = BigInt(value);
+  if (number < min) return `refused: must be ${min === 1n ? "> 0" : `>= ${min}`}`;
+  if (number > max) return `refused: must be at most ${max}`;
+  return number.toString();
+}
+
+function exactMoney(value: string): string {
+  const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(value);
+  if (!match || (match[2] === "" && !match[3])) return "refused: must be a decimal number such as 1234.56";
+  const [, sign, whole, fraction = ""] = match;
+  const cents = BigInt(`${whole || "0"}${fraction.padEnd(2, "0").slice(0, 2)}`) + (fraction.charAt(2) >= "5" ? 1n : 0n);
+  if (sign === "-" && cents > 0n) return "refused: must be >= 0";
+  if (cents >= 10n ** 20n) return "refused: must be less than 10^18";
+  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`;
+}
+
+function refusalOr(read: FieldRead, value: (text: string) => string): string {
+  if (read instanceof Refusal) return `refused: ${read.reason}`;
+  return read === null ? "null" : value(read);
+}
+
+/** What a bigint column stores: the text as the reader gives it. */
+const stored = (read: FieldRead) => refusalOr(read, (text) => text);
+
+/** What a numeric(20, 2) column stores from the reader's text, printed as PostgreSQL prints it. */
+const storedCents = (read: FieldRead) =>
+  refusalOr(read, (text) => {
+    const [whole, fraction = ""] = text.split(".");
+    return `${BigInt(whole!)}.${fraction.padEnd(2, "0")}`;
+  });
+
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Number-like text: any length of digits around the limits, leading zeros, signs, points, stray characters. */
+function numberText(next: () => number): string {
+  const digits = (n: number) => Array.from({ length: n }, () => String(Math.floor(next() * 10))).join("");
+  const sign = next() < 0.15 ? "-" : next() < 0.03 ? "+" : "";
+  const zeros = next() < 0.1 ? "0".repeat(1 + Math.floor(next() * 3)) : "";
+  const whole = digits(Math.floor(next() * 22));
+  const fraction = next() < 0.5 ? `.${digits(Math.floor(next() * 5))}` : "";
+  const stray = next() < 0.05 ? String.fromCharCode(32 + Math.floor(next() * 95)) : "";
+  const near = ["9007199254740991", "9007199254740992", "2147483647", "2147483648", "999999999999999", "1000000000000000", "99999999999999999999", "0"];
+  if (next() < 0.1) return sign + near[Math.floor(next() * near.length)]!;
+  return sign + zeros + whole + fraction + stray;
+}
+
+t.test("integer and money readers give what the rules done in BigInt give", async (t) => {
+  const ids = integer(1n, MAX_SAFE);
+  const smallIds = integer(1n, MAX_INT32);
+  const counts = integer(0n, MAX_SAFE);
+  const next = random(2026);
+  for (let i = 0; i < 200_000; i++) {
+    const text = numberText(next);
+    for (const [reader, min, max] of [
+      [ids, 1n, MAX_SAFE],
+      [smallIds, 1n, MAX_INT32],
+      [counts, 0n, MAX_SAFE],
+    ] as const) {
+      const actual = stored(reader(text));
+      const expected = exactInteger(min, max, text);
+      if (actual !== expected) return void t.equal(actual, expected, `integer(${min}, ${max}) of ${JSON.stringify(text)}`);
+    }
+    const actual = storedCents(money(text));
+    const expected = exactMoney(text);
+    if (actual !== expected) return void t.equal(actual, expected, `money of ${JSON.stringify(text)}`);
+  }
+  t.pass("200,000 texts read alike");
+});

@@ -1,0 +1,138 @@
+/**
+ * The import benchmark of issue 13: `npm run bench:import`.
+ *
+ * In one run, on one PostgreSQL server, alternating for `--rounds`:
+ *   - the floor: psql `\copy` of the folder's CSV files into plain typed tables of a
+ *     scratch schema, then their primary keys (what PostgreSQL itself needs);
+ *   - `cpb import` of the same folder into a freshly migrated database: every rule,
+ *     every index and reference, the version bump, the statistics;
+ * and reports both times and their ratio (the median over rounds). Then, with a
+ * server reading that database (SQL engine, authentication on), `cpb import --replace`
+ * of the same folder while API clients keep reading: the longest a request took and
+ * the longest a backend waited for a lock. Memory: the import process's peak RSS.
+ *
+ *   npm run bench:import                         # Advisen scale (generated when missing)
+ *   npm run bench:import -- --smoke              # CI: scale 0.01
+ *   npm run bench:import -- --data /tmp/advisen/data --rounds 3
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describeMachine } from "./peer/machine.js";
+import { dropDatabase, migrate, recreateDatabase, withClient } from "./peer/bench-database.js";
+import { findClasses } from "./peer/classes.js";
+import { prepareDataFolder } from "./peer/data-folder.js";
+import { startIdentity } from "./peer/identity.js";
+import { operationNamed } from "./peer/operations.js";
+import { AS_OF, countsAt, SEED } from "./peer/options.js";
+import { startServer } from "./peer/server-process.js";
+import { median } from "./peer/stats.js";
+import { baseVariant } from "./peer/variants.js";
+import { measureFloor, psql, type FloorTiming } from "./import/floor.js";
+import { runImport, type ImportRun } from "./import/import-run.js";
+import { readImportOptions } from "./import/options.js";
+import { startLockWatch, startReaders, type ReadingFigures } from "./import/readers.js";
+
+const options = readImportOptions(process.argv.slice(2));
+const cleanups: (() => Promise<unknown>)[] = [];
+const cleanUp = async () => {
+  for (const undo of cleanups.splice(0).reverse()) await undo().catch((error: unknown) => console.error(`cleanup: ${String(error)}`));
+};
+process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
+const step = (what: string) => console.log(`[${(performance.now() / 1000).toFixed(1)} s] ${what}`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+
+try {
+  await main();
+} catch (error) {
+  console.error(`bench:import failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
+
+async function main(): Promise<void> {
+  const counts = countsAt(options.scale);
+  await prepareDataFolder(options.dataDir, { ...counts, seed: SEED, asOf: AS_OF }, options.dataDirGiven);
+  const { databaseUrl } = options;
+  if (options.smoke) cleanups.push(() => dropDatabase(databaseUrl));
+
+  const rounds: { floor: FloorTiming; firstLoad: ImportRun }[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    await recreateDatabase(databaseUrl);
+    await migrate(databaseUrl);
+    // Alternate which goes first: the server's caches and checkpoints favour neither.
+    const floorFirst = round % 2 === 1;
+    let floor: FloorTiming | undefined;
+    if (floorFirst) floor = await measureFloor(databaseUrl, options.dataDir);
+    await checkpoint(databaseUrl);
+    const firstLoad = await runImport(databaseUrl, [options.dataDir]);
+    floor ??= await measureFloor(databaseUrl, options.dataDir);
+    rounds.push({ floor, firstLoad });
+    step(`round ${round}: floor ${seconds(floor.totalMs)}, cpb import ${seconds(firstLoad.ms)}: ${(firstLoad.ms / floor.totalMs).toFixed(2)}x`);
+  }
+  const last = rounds.at(-1)!;
+  for (const line of last.firstLoad.summary) console.log(`  ${line}`);
+
+  step("readers: a server on the imported data, API clients reading, then cpb import --replace");
+  const reading = await measureReaders(databaseUrl, counts.companies);
+
+  const machine = await withClient(databaseUrl, describeMachine);
+  const report = {
+    startedAt: new Date().toISOString(),
+    options: { scale: options.scale, rounds: options.rounds, data: options.dataDir, readers: options.readers },
+    machine,
+    rounds,
+    ratio: median(rounds.map((r) => r.firstLoad.ms / r.floor.totalMs)),
+    reading,
+  };
+  await mkdir(path.dirname(options.jsonFile), { recursive: true });
+  await writeFile(options.jsonFile, `${JSON.stringify(report, null, 2)}\n`);
+
+  const floor = last.floor;
+  console.log(`
+floor (psql \\copy + primary keys): ${seconds(floor.totalMs)}  (${Object.entries(floor.copyMs).map(([f, ms]) => `${f} ${seconds(ms)}`).join(", ")}; keys ${seconds(floor.primaryKeysMs)})
+cpb import, first load:            ${seconds(last.firstLoad.ms)}  peak RSS ${mib(last.firstLoad.peakRssBytes)}
+ratio (median of ${rounds.length}):              ${report.ratio.toFixed(2)}x  (rounds: ${rounds.map((r) => (r.firstLoad.ms / r.floor.totalMs).toFixed(2)).join(", ")})
+cpb import --replace under readers: ${seconds(reading.replace.ms)}  peak RSS ${mib(reading.replace.peakRssBytes)}
+readers before: ${figures(reading.before)}
+readers during: ${figures(reading.during)}
+longest lock wait during the import: ${Math.round(reading.locks.maxLockWaitMs)} ms (${reading.locks.waits} waits seen)
+written to ${options.jsonFile}`);
+  if (reading.during.failed > 0 || reading.before.failed > 0) throw new Error("some reads failed");
+}
+
+function figures(f: ReadingFigures): string {
+  return `${f.requests} requests, ${f.failed} failed, p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs.toFixed(1)} ms (${f.slowest})`;
+}
+
+async function checkpoint(databaseUrl: string): Promise<void> {
+  await psql(databaseUrl, "checkpoint;").catch(() => undefined); // needs pg_checkpoint; a fair start, not a must
+}
+
+async function measureReaders(databaseUrl: string, companies: number) {
+  const identity = await startIdentity();
+  cleanups.push(() => identity.close());
+  const server = await startServer({
+    databaseUrl,
+    issuer: identity.issuer,
+    audience: identity.audience,
+    asOf: AS_OF,
+    peerIndex: "off",
+    logFile: `${options.jsonFile.replace(/\.json$/, "")}.server.log`,
+  });
+  cleanups.push(() => server.stop());
+  await server.ready(120_000);
+  const narrow = (await withClient(databaseUrl, (client) => findClasses(client, AS_OF))).find((c) => c.name === "narrow")!;
+  const benchmarkCall = operationNamed("POST assessment").call(narrow, baseVariant(narrow));
+  const readers = startReaders(server.baseUrl, identity.token, options.readers, benchmarkCall, companies);
+  await new Promise((resolve) => setTimeout(resolve, options.baselineSeconds * 1000));
+  const before = readers.mark();
+  await checkpoint(databaseUrl);
+  const locks = startLockWatch(databaseUrl);
+  const replace = await runImport(databaseUrl, ["--replace", options.dataDir]);
+  // The server notices the new version within a second: reading goes on through that.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const during = await readers.stop();
+  return { before, during, replace, locks: await locks.stop() };
+}

@@ -7,8 +7,11 @@ import { DATASET_FILES, type DatasetFile } from "./dataset-files.js";
 import { deleteUnstated, upsertAccepted } from "./merge.js";
 import { acquirePgClient, releasePgClient } from "./pg-connection.js";
 import { readRejects, writeRejectsCsv, type RejectReport } from "./reject-report.js";
-import { checkRows } from "./row-checks.js";
+import { chooseReplacements } from "./rebuild-plan.js";
+import { checkRows, specOf } from "./row-checks.js";
 import { createRejectsTable, stageFile, stagingTable, type ProgressListener } from "./staging.js";
+import { buildReplacement, replacementName, type Replacement } from "./table-rebuild.js";
+import { swapIn } from "./table-swap.js";
 
 export interface ImportOptions {
   /** Each present file becomes the whole content of its table. */
@@ -101,18 +104,34 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
       throw new ImportRejectedError({ files, rejects });
     }
 
+    const replace = options.replace ?? false;
+    const accepted = files.map((file) => file.read - file.rejected);
+    const chosen = await chooseReplacements(client, present, accepted, replace);
+    const replacing = new Map([...chosen.keys()].map((table) => [table, replacementName(specOf(table))]));
+    const replacements: Replacement[] = [];
     for (const [i, spec] of present.entries()) {
-      await timed(i, async () => void Object.assign(files[i]!, await upsertAccepted(client, spec, fileColumns[i]!)));
+      await timed(i, async () => {
+        const stored = chosen.get(spec.table);
+        if (stored === undefined) {
+          Object.assign(files[i]!, await upsertAccepted(client, spec, fileColumns[i]!));
+          return;
+        }
+        const built = await buildReplacement(client, spec, fileColumns[i]!, { replace, stored, accepted: accepted[i]!, replacing });
+        replacements.push(built.replacement);
+        Object.assign(files[i]!, built.counts);
+      });
     }
-    if (options.replace) {
+    if (replace) {
       // Children first: their unstated rows go before the rows they point at.
       for (const [i, spec] of [...present.entries()].reverse()) {
+        if (chosen.has(spec.table)) continue;
         await timed(i, async () => void (files[i]!.deleted = await deleteUnstated(client, spec, presentFiles)));
       }
     }
+    await swapIn(client, replacements);
     const version = await bumpDatasetVersion(client);
     await client.query("commit");
-    await refreshPlannerStatistics(client, present);
+    await refreshPlannerStatistics(client, present.filter((spec) => !chosen.has(spec.table)));
     return { version, files: files.map((f) => ({ ...f, elapsedMs: Math.round(f.elapsedMs) })), rejects };
   } catch (error) {
     if (!(error instanceof ImportRejectedError)) {
@@ -134,7 +153,7 @@ async function countRejected(client: Client, spec: DatasetFile): Promise<number>
 }
 
 /**
- * After a bulk load the planner needs fresh statistics, and the trigram index of
+ * After a merge the planner needs fresh statistics (a replaced table has them already), and the trigram index of
  * company names its pending list merged (only autovacuum would otherwise do it, and
  * until then the planner prices the index too high to use it).
  */

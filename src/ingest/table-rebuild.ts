@@ -1,0 +1,110 @@
+import type { Client } from "pg";
+import type { DatasetFile } from "./dataset-files.js";
+import { stagingTable } from "./staging.js";
+import { foreignKeyReferencing, indexStatementFor, readTableDefinition, type TableDefinition } from "./table-definition.js";
+
+/** A table's replacement, built beside it in the import's transaction, waiting for the swap. */
+export interface Replacement {
+  spec: DatasetFile;
+  definition: TableDefinition;
+  /** The replacement's name until the swap. */
+  table: string;
+  /** The replacement's indexes and constraints: the name each has now, and the one it takes at the swap. */
+  renames: { now: string; then: string; index: boolean }[];
+}
+
+export interface RebuildCounts {
+  inserted: number;
+  updated: number;
+  deleted: number;
+}
+
+export interface RebuildContext {
+  /** --replace: the file is the whole content of the table. */
+  replace: boolean;
+  /** Rows stored in the table now (0 for a first load). */
+  stored: number;
+  /** Rows of the file accepted by the checks. */
+  accepted: number;
+  /** The tables replaced by this import, with their replacements' names: foreign keys point at those. */
+  replacing: ReadonlyMap<string, string>;
+}
+
+export function replacementName(spec: DatasetFile): string {
+  return `cpb_new_${spec.table}`;
+}
+
+/**
+ * Builds the table a file makes, beside the stored one: the accepted rows (for a
+ * restated row, a column the file lacks keeps its stored value), and unless --replace
+ * the stored rows the file does not restate. The table is filled before it has any
+ * index (a bulk load then a sort per index, instead of an index insertion per row);
+ * then it gets the stored table's indexes, keys, references (checked once, by a join,
+ * instead of a trigger per row) and grants, and its statistics. Nobody sees it until
+ * the swap, and a rollback or a kill leaves no trace of it.
+ */
+export async function buildReplacement(
+  client: Client,
+  spec: DatasetFile,
+  fileColumns: readonly string[],
+  context: RebuildContext,
+): Promise<{ replacement: Replacement; counts: RebuildCounts }> {
+  const definition = await readTableDefinition(client, spec.table);
+  const table = replacementName(spec);
+  await client.query(`create table ${table} (like ${spec.table} including all excluding indexes)`);
+  const counts = await fill(client, spec, table, fileColumns, context);
+
+  const renames: Replacement["renames"] = [];
+  const nameFor = (then: string, index: boolean) => {
+    const now = `${table}_${renames.length}`;
+    renames.push({ now, then, index });
+    return now;
+  };
+  for (const index of definition.indexes) {
+    await client.query(
+      index.constraint
+        ? `alter table ${table} add constraint ${nameFor(index.name, false)} ${index.definition}`
+        : indexStatementFor(index, table, nameFor(index.name, true)),
+    );
+  }
+  for (const key of definition.foreignKeys) {
+    const target = context.replacing.get(key.references) ?? key.references;
+    await client.query(`alter table ${table} add constraint ${nameFor(key.name, false)} ${foreignKeyReferencing(key, target)}`);
+  }
+  for (const grant of definition.grants) {
+    await client.query(`grant ${grant.privilege} on table ${table} to ${grant.grantee}${grant.grantable ? " with grant option" : ""}`);
+  }
+  const { rows } = await client.query<{ owner: string }>("select current_user as owner");
+  if (rows[0]?.owner !== definition.owner) await client.query(`alter table ${table} owner to ${quoteIdentifier(definition.owner)}`);
+  await client.query(`analyze ${table}`);
+  return { replacement: { spec, definition, table, renames }, counts };
+}
+
+async function fill(client: Client, spec: DatasetFile, table: string, fileColumns: readonly string[], context: RebuildContext): Promise<RebuildCounts> {
+  const stage = stagingTable(spec);
+  const columns = spec.columns.map((column) => column.column);
+  if (context.stored === 0) {
+    await client.query(`insert into ${table} (${columns.join(", ")}) select ${columns.join(", ")} from ${stage} where not rejected`);
+    return { inserted: context.accepted, updated: 0, deleted: 0 };
+  }
+  const key = spec.key;
+  const values = columns.map((column) => (column === key || fileColumns.includes(column) ? `s.${column}` : `old.${column}`));
+  const kept = context.replace
+    ? ""
+    : `union all select ${columns.join(", ")} from ${spec.table} old
+       where not exists (select 1 from ${stage} x where not x.rejected and x.${key} = old.${key})`;
+  await client.query(
+    `insert into ${table} (${columns.join(", ")})
+     select ${values.join(", ")} from ${stage} s left join ${spec.table} old on old.${key} = s.${key} where not s.rejected
+     ${kept}`,
+  );
+  const restated = await client.query<{ n: string }>(
+    `select count(*) as n from ${stage} s where not s.rejected and exists (select 1 from ${spec.table} old where old.${key} = s.${key})`,
+  );
+  const updated = Number(restated.rows[0]?.n ?? 0);
+  return { inserted: context.accepted - updated, updated, deleted: context.replace ? context.stored - updated : 0 };
+}
+
+function quoteIdentifier(name: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
+}

@@ -50,7 +50,9 @@ async function lockExclusively(client: Client, tables: readonly string[]): Promi
       if ((error as DatabaseError).code !== "55P03") throw error; // lock_not_available
       await client.query("rollback to savepoint cpb_swap_lock");
       if (performance.now() - started > LOCK_GIVE_UP_MS) {
-        throw new Error(`queries kept ${tables.join(", ")} busy for ${LOCK_GIVE_UP_MS / 60_000} minutes (${attempt} tries): the import could not take them`);
+        throw new Error(`queries kept ${tables.join(", ")} busy for ${LOCK_GIVE_UP_MS / 60_000} minutes (${attempt} tries): the import could not take them`, {
+          cause: error,
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
     }

@@ -3,12 +3,13 @@ import { access, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Client } from "pg";
 import { bumpDatasetVersion } from "./bump-dataset-version.js";
+import { loadDirectly } from "./direct-load.js";
 import { DATASET_FILES, type DatasetFile } from "./dataset-files.js";
 import { acquirePgClient, releasePgClient } from "./pg-connection.js";
 import { readRejects, writeRejectsCsv, type RejectReport } from "./reject-report.js";
 import { checkRows } from "./row-checks.js";
 import { createRejectsTable, stageFile, stagingTable, type ProgressListener } from "./staging.js";
-import { writeTables, writeTablesUnchecked } from "./write-tables.js";
+import { writeTables } from "./write-tables.js";
 
 export interface ImportOptions {
   /** Each present file becomes the whole content of its table. */
@@ -52,17 +53,15 @@ export class ImportRejectedError extends Error {
 }
 
 /**
- * Imports a data set folder (DATA-FORMAT.md) in one transaction on one connection:
- * every present file is streamed into a staging table with COPY, its fields checked
- * on the way (in TypeScript); then the checks between rows (ids, references, in SQL),
- * and unless rows were refused without --skip-invalid, the tables are written
- * (write-tables.ts) and the dataset version is bumped. Readers see all of the import
- * or none of it; a killed import leaves the old data whole.
- *
- * When no field was refused and every table is rebuilt, the checks between rows are
- * left to the rebuilt tables' own primary and foreign keys, which are built anyway and
- * hold exactly those rules then; if one of them fails, that attempt is rolled back to a
- * savepoint and the checks run, to name every bad row.
+ * Imports a data set folder (DATA-FORMAT.md) in one transaction on one connection.
+ * A first load or a --replace takes the fast road first (direct-load.ts): every file
+ * straight into its table's replacement, its keys the only checks between rows. Any
+ * other import, or one that road declines (a refused field, a failing key), takes the
+ * exact road: every present file is streamed into a staging table, its fields checked
+ * on the way; then the checks between rows (ids, references, in SQL), and unless rows
+ * were refused without --skip-invalid, the tables are written (write-tables.ts). Both
+ * bump the dataset version. Readers see all of the import or none of it; a killed
+ * import leaves the old data whole.
  */
 export async function importDataset(knex: Knex, dir: string, options: ImportOptions = {}): Promise<ImportSummary> {
   const present = await filesPresent(dir);
@@ -88,19 +87,18 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
       await work();
       files[i]!.elapsedMs += performance.now() - started;
     };
-    // Every file is staged before any is checked: the checks between files (a LOB
-    // moving coverage under stored programs) look at the staged children too.
-    for (const [rank, spec] of present.entries()) {
-      await timed(rank, async () => {
-        const staged = await stageFile(client, spec, path.join(dir, spec.file), rank, (...progress) => options.onProgress?.(spec.file, ...progress));
-        files[rank]!.read = staged.rows;
-        files[rank]!.rejected = await countRejected(client, spec);
-        fileColumns[rank] = staged.columns;
-      });
-    }
+    const written = !options.checkFirst && (await loadDirectly({ client, dir, present, replace, files, timed, onProgress: options.onProgress }));
     const writing = { client, present, presentFiles, files, fileColumns, replace, timed };
-    const written = !options.checkFirst && files.every((file) => file.rejected === 0) && (await writeTablesUnchecked(writing));
     if (!written) {
+      // Every file is staged before any is checked: the checks between files (a LOB
+      // moving coverage under stored programs) look at the staged children too.
+      for (const [rank, spec] of present.entries()) {
+        await timed(rank, async () => {
+          const staged = await stageFile(client, spec, path.join(dir, spec.file), rank, (...progress) => options.onProgress?.(spec.file, ...progress));
+          files[rank]!.read = staged.rows;
+          fileColumns[rank] = staged.columns;
+        });
+      }
       for (const [rank, spec] of present.entries()) {
         await timed(rank, async () => {
           await checkRows(client, spec, rank, { present: presentFiles, replace });

@@ -12,6 +12,10 @@ const CHUNK_CHARS = 256 * 1024;
  * starts, whether it is rejected, its problems as JSON ([column, value, reason]
  * each), then the normalized values. Columns are found by header name; unknown
  * headers are ignored; a missing optional column is null.
+ *
+ * For a direct load (direct-load.ts) the text is the values alone, for the table
+ * itself, and the first refused field, or a missing column when every column is
+ * required, declines the direct load instead.
  */
 export interface RowValidator extends Transform {
   /** Records read (the header not counted). */
@@ -20,7 +24,17 @@ export interface RowValidator extends Transform {
   readonly columns: string[];
 }
 
-export function createRowValidator(spec: DatasetFile): RowValidator {
+/** Why a direct load cannot go on: the import then stages and checks every row. */
+export class DirectLoadDeclined extends Error {}
+
+export interface ValidatorOptions {
+  /** Values only, for the table itself; a refused field declines. */
+  direct?: boolean;
+  /** Decline a file without every column (a direct load over stored rows cannot keep what the file does not say). */
+  everyColumn?: boolean;
+}
+
+export function createRowValidator(spec: DatasetFile, options: ValidatorOptions = {}): RowValidator {
   let positions: number[] | undefined;
   let headerLength = 0;
   let chunk = "";
@@ -31,6 +45,7 @@ export function createRowValidator(spec: DatasetFile): RowValidator {
     if (positions === undefined) {
       positions = readHeader(spec, record);
       headerLength = record.length;
+      if (options.everyColumn && positions.includes(-1)) throw new DirectLoadDeclined(`${spec.file} lacks a column`);
       return;
     }
     rows++;
@@ -54,6 +69,11 @@ export function createRowValidator(spec: DatasetFile): RowValidator {
         if (!misshapen) (problems ??= []).push([column.header, text, read.reason]);
         values += "\t\\N";
       }
+    }
+    if (options.direct) {
+      if (problems) throw new DirectLoadDeclined(`${spec.file}:${line}: a field is refused`);
+      chunk += `${values.slice(1)}\n`;
+      return;
     }
     chunk += problems ? `${line}\tt\t${copyEscape(JSON.stringify(problems))}${values}\n` : `${line}\tf\t\\N${values}\n`;
   };

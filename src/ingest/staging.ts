@@ -8,7 +8,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import type { DatasetFile } from "./dataset-files.js";
 import { ImportError } from "./import-errors.js";
 import { createCsvRecordReader } from "./csv-records.js";
-import { createRowValidator } from "./row-validation.js";
+import { createRowValidator, DirectLoadDeclined, type ValidatorOptions } from "./row-validation.js";
 import { createUtf8Decoder, InvalidUtf8Error } from "./utf8-decoder.js";
 
 /** The staging table of a file: its rows as read, checked, with their line numbers. */
@@ -29,9 +29,8 @@ export async function createRejectsTable(client: Client): Promise<void> {
 export type ProgressListener = (bytesRead: number, bytesTotal: number) => void;
 
 /**
- * Streams one CSV file through csv-parse and the row checks into its staging table
- * with COPY (memory stays flat whatever the size), then records the problems of
- * the rows refused by their fields. Returns the number of records read and the
+ * Streams one CSV file into its staging table (copyFile), then records the problems
+ * of the rows refused by their fields. Returns the number of records read and the
  * columns the file has.
  */
 export async function stageFile(
@@ -46,6 +45,30 @@ export async function stageFile(
   await client.query(
     `create temp table ${stage} (line integer not null, rejected boolean not null, problems jsonb, ${columns.join(", ")}) on commit drop`,
   );
+  const read = await copyFile(client, spec, path, `copy ${stage} (line, rejected, problems, ${spec.columns.map((c) => c.column).join(", ")}) from stdin`, {}, onProgress);
+  await client.query(
+    `insert into ${REJECTS_TABLE} (file_rank, file, line, column_name, value, reason)
+     select $1, $2, s.line, p->>0, p->>1, p->>2
+     from ${stage} s, jsonb_array_elements(s.problems) p where s.problems is not null order by s.line`,
+    [rank, spec.file],
+  );
+  await client.query(`analyze ${stage}`);
+  return read;
+}
+
+/**
+ * Streams one CSV file through the record reader and the row checks into a COPY
+ * (memory stays flat whatever the size). Returns the records read and the columns
+ * the file has.
+ */
+export async function copyFile(
+  client: Client,
+  spec: DatasetFile,
+  path: string,
+  copySql: string,
+  options: ValidatorOptions,
+  onProgress?: ProgressListener,
+): Promise<{ rows: number; columns: string[] }> {
   const total = (await stat(path)).size;
   let read = 0;
   const counter = new Transform({
@@ -56,8 +79,8 @@ export async function stageFile(
     },
   });
   const records = createCsvRecordReader();
-  const validator = createRowValidator(spec);
-  const copy = client.query(copyFrom(`copy ${stage} (line, rejected, problems, ${spec.columns.map((c) => c.column).join(", ")}) from stdin`));
+  const validator = createRowValidator(spec, options);
+  const copy = client.query(copyFrom(copySql));
   try {
     await pipeline(
       createReadStream(path),
@@ -71,13 +94,6 @@ export async function stageFile(
   } catch (error) {
     throw asImportError(spec, error, records.nextLine);
   }
-  await client.query(
-    `insert into ${REJECTS_TABLE} (file_rank, file, line, column_name, value, reason)
-     select $1, $2, s.line, p->>0, p->>1, p->>2
-     from ${stage} s, jsonb_array_elements(s.problems) p where s.problems is not null order by s.line`,
-    [rank, spec.file],
-  );
-  await client.query(`analyze ${stage}`);
   return { rows: validator.rows, columns: validator.columns };
 }
 
@@ -87,7 +103,7 @@ export async function stageFile(
  * takes a CRLF inside quotes for two lines).
  */
 function asImportError(spec: DatasetFile, error: unknown, line: number): Error {
-  if (error instanceof ImportError) return error;
+  if (error instanceof ImportError || error instanceof DirectLoadDeclined) return error;
   if (error instanceof InvalidUtf8Error) return new ImportError(spec.file, error.line, error.message);
   if (error instanceof CsvError) {
     return new ImportError(spec.file, line, `not valid CSV: ${error.message.replace(/^.*?:\s*/, "").replace(/ at line \d+/, "")}`);

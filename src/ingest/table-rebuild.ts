@@ -35,13 +35,10 @@ export function replacementName(spec: DatasetFile): string {
 }
 
 /**
- * Builds the table a file makes, beside the stored one: the accepted rows (for a
- * restated row, a column the file lacks keeps its stored value), and unless --replace
- * the stored rows the file does not restate. The table is filled before it has any
- * index (a bulk load then a sort per index, instead of an index insertion per row);
- * then it gets the stored table's indexes, keys, references (checked once, by a join,
- * instead of a trigger per row) and grants, and its statistics. Nobody sees it until
- * the swap, and a rollback or a kill leaves no trace of it.
+ * Builds the table a file makes, beside the stored one, from its checked staging
+ * table: the accepted rows (for a restated row, a column the file lacks keeps its
+ * stored value), and unless --replace the stored rows the file does not restate.
+ * Nobody sees it until the swap, and a rollback or a kill leaves no trace of it.
  */
 export async function buildReplacement(
   client: Client,
@@ -49,12 +46,27 @@ export async function buildReplacement(
   fileColumns: readonly string[],
   context: RebuildContext,
 ): Promise<{ replacement: Replacement; counts: RebuildCounts }> {
+  const replacement = await createReplacement(client, spec);
+  const counts = await fill(client, spec, replacement.table, fileColumns, context);
+  await completeReplacement(client, replacement, context.replacing);
+  return { replacement, counts };
+}
+
+/** An empty table of the stored one's columns, checks and defaults, without its indexes, keys or references yet. */
+export async function createReplacement(client: Client, spec: DatasetFile): Promise<Replacement> {
   const definition = await readTableDefinition(client, spec.table);
   const table = replacementName(spec);
   await client.query(`create table ${table} (like ${spec.table} including all excluding indexes)`);
-  const counts = await fill(client, spec, table, fileColumns, context);
+  return { spec, definition, table, renames: [] };
+}
 
-  const renames: Replacement["renames"] = [];
+/**
+ * Gives a filled replacement the stored table's indexes and keys (a sort per index,
+ * instead of an index insertion per row), its references (checked once, by a join,
+ * instead of a trigger per row), its grants and owner, and its statistics.
+ */
+export async function completeReplacement(client: Client, replacement: Replacement, replacing: ReadonlyMap<string, string>): Promise<void> {
+  const { definition, table, renames } = replacement;
   const nameFor = (then: string, index: boolean) => {
     const now = `${table}_${renames.length}`;
     renames.push({ now, then, index });
@@ -68,7 +80,7 @@ export async function buildReplacement(
     );
   }
   for (const key of definition.foreignKeys) {
-    const target = context.replacing.get(key.references) ?? key.references;
+    const target = replacing.get(key.references) ?? key.references;
     await client.query(`alter table ${table} add constraint ${nameFor(key.name, false)} ${foreignKeyReferencing(key, target)}`);
   }
   for (const grant of definition.grants) {
@@ -77,7 +89,16 @@ export async function buildReplacement(
   const { rows } = await client.query<{ owner: string }>("select current_user as owner");
   if (rows[0]?.owner !== definition.owner) await client.query(`alter table ${table} owner to ${quoteIdentifier(definition.owner)}`);
   await client.query(`analyze ${table}`);
-  return { replacement: { spec, definition, table, renames }, counts };
+}
+
+/** How many of a replacement's rows restate a stored row (by id), as counts for the summary. */
+export async function countRestated(client: Client, spec: DatasetFile, table: string, rows: number, stored: number): Promise<RebuildCounts> {
+  if (stored === 0) return { inserted: rows, updated: 0, deleted: 0 };
+  const { rows: found } = await client.query<{ n: string }>(
+    `select count(*) as n from ${table} s where exists (select 1 from ${spec.table} old where old.${spec.key} = s.${spec.key})`,
+  );
+  const updated = Number(found[0]?.n ?? 0);
+  return { inserted: rows - updated, updated, deleted: stored - updated };
 }
 
 async function fill(client: Client, spec: DatasetFile, table: string, fileColumns: readonly string[], context: RebuildContext): Promise<RebuildCounts> {

@@ -1,4 +1,4 @@
-import type { Client, DatabaseError } from "pg";
+import type { Client } from "pg";
 import type { DatasetFile } from "./dataset-files.js";
 import { deleteUnstated, upsertAccepted } from "./merge.js";
 import { chooseReplacements } from "./rebuild-plan.js";
@@ -38,36 +38,6 @@ export async function writeTables(writing: Writing): Promise<{ merged: DatasetFi
   }
   return { merged: present.filter((spec) => !chosen.has(spec.table)) };
 }
-
-/**
- * When every table is rebuilt and no field was refused, the checks between rows are
- * exactly the rebuilt tables' primary keys (an id repeated in a file) and foreign keys
- * (a reference to no row of the final state, a LOB of another coverage, a LOB moved
- * from under stored programs): build them without checking first. Returns false, with
- * everything undone, when a key fails or a table would be merged: then the checks run.
- */
-export async function writeTablesUnchecked(writing: Writing): Promise<boolean> {
-  const { client, present, replace } = writing;
-  await client.query("savepoint cpb_unchecked");
-  const chosen = await chooseReplacements(client, present, accepted(writing), replace);
-  try {
-    if (chosen.size < present.length) throw new NotEveryTableRebuilt();
-    await write(writing, chosen);
-    await client.query("release savepoint cpb_unchecked");
-    return true;
-  } catch (error) {
-    const code = (error as DatabaseError).code;
-    if (!(error instanceof NotEveryTableRebuilt) && code !== UNIQUE_VIOLATION && code !== FOREIGN_KEY_VIOLATION) throw error;
-    await client.query("rollback to savepoint cpb_unchecked");
-    for (const file of writing.files) Object.assign(file, { inserted: 0, updated: 0, deleted: 0 });
-    return false;
-  }
-}
-
-const UNIQUE_VIOLATION = "23505";
-const FOREIGN_KEY_VIOLATION = "23503";
-
-class NotEveryTableRebuilt extends Error {}
 
 function accepted(writing: Writing): number[] {
   return writing.files.map((file) => file.read - file.rejected);

@@ -1,9 +1,14 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { from as copyFrom } from "pg-copy-streams";
 import type { Client, DatabaseError } from "pg";
 import type { DatasetFile } from "./dataset-files.js";
 import { chooseReplacements } from "./rebuild-plan.js";
-import { DirectLoadDeclined } from "./row-validation.js";
-import { copyFile, type ProgressListener } from "./staging.js";
+import { DirectLoadDeclined, type ValidatorOptions } from "./row-validation.js";
+import { writeCopyText, type ProgressListener } from "./staging.js";
 import { completeReplacement, countRestated, createReplacement, replacementName, type Replacement } from "./table-rebuild.js";
 import { swapIn } from "./table-swap.js";
 
@@ -32,28 +37,24 @@ export interface DirectLoad {
 export async function loadDirectly(load: DirectLoad): Promise<boolean> {
   const { client, present, replace, files } = load;
   await client.query("savepoint cpb_direct");
+  const texts = new CopyTexts(load);
   try {
     const chosen = await chooseReplacements(client, present, present.map(() => Infinity), replace);
     const stored = present.map((spec) => chosen.get(spec.table));
     if (stored.some((rows) => rows === undefined || (rows > 0 && !replace))) throw new DirectLoadDeclined("a table would be merged");
+    // Over stored rows a file must say everything: a restated row keeps nothing of the stored one.
+    await texts.start(present.map((_, i) => ({ direct: true, everyColumn: stored[i]! > 0 })));
     const replacing = new Map(present.map((spec) => [spec.table, replacementName(spec)]));
     const replacements: Replacement[] = [];
     for (const [i, spec] of present.entries()) {
       await load.timed(i, async () => {
         const replacement = await createReplacement(client, spec);
+        const text = await texts.ready(i);
         const columns = spec.columns.map((column) => column.column).join(", ");
-        const { rows } = await copyFile(
-          client,
-          spec,
-          path.join(load.dir, spec.file),
-          `copy ${replacement.table} (${columns}) from stdin`,
-          // Over stored rows a file must say everything: a restated row keeps nothing of the stored one.
-          { direct: true, everyColumn: stored[i]! > 0 },
-          (...progress) => load.onProgress?.(spec.file, ...progress),
-        );
-        files[i]!.read = rows;
+        await pipeline(createReadStream(text.path), client.query(copyFrom(`copy ${replacement.table} (${columns}) from stdin`)));
+        files[i]!.read = text.rows;
         await completeReplacement(client, replacement, replacing);
-        Object.assign(files[i]!, await countRestated(client, spec, replacement.table, rows, stored[i]!));
+        Object.assign(files[i]!, await countRestated(client, spec, replacement.table, text.rows, stored[i]!));
         replacements.push(replacement);
       });
     }
@@ -66,6 +67,54 @@ export async function loadDirectly(load: DirectLoad): Promise<boolean> {
     await client.query("rollback to savepoint cpb_direct");
     for (const file of files) Object.assign(file, { read: 0, inserted: 0, updated: 0, deleted: 0 });
     return false;
+  } finally {
+    await texts.discard();
+  }
+}
+
+/**
+ * The files as COPY text, written to a scratch folder one after the other, in file
+ * order, from the start of the load: Node reads and checks the next file while
+ * PostgreSQL loads and indexes the one before, so the two work at once (the CSV
+ * reading, not the COPY, is the slower). On disk, so memory stays flat.
+ */
+class CopyTexts {
+  private folder: string | undefined;
+  private readonly abort = new AbortController();
+  private texts: Promise<{ path: string; rows: number }>[] = [];
+
+  constructor(private readonly load: DirectLoad) {}
+
+  async start(options: readonly ValidatorOptions[]): Promise<void> {
+    const folder = await mkdtemp(path.join(tmpdir(), "cpb-import-"));
+    this.folder = folder;
+    let previous: Promise<unknown> = Promise.resolve();
+    this.texts = this.load.present.map((spec, i) => {
+      const text = previous.then(async () => {
+        const file = path.join(folder, `${spec.table}.copy`);
+        const written = await writeCopyText(
+          spec,
+          path.join(this.load.dir, spec.file),
+          createWriteStream(file),
+          { ...options[i], signal: this.abort.signal },
+          (...progress) => this.load.onProgress?.(spec.file, ...progress),
+        );
+        return { path: file, rows: written.rows };
+      });
+      text.catch(() => undefined); // awaited in ready(), unless the load stops before
+      previous = text;
+      return text;
+    });
+  }
+
+  ready(i: number): Promise<{ path: string; rows: number }> {
+    return this.texts[i]!;
+  }
+
+  async discard(): Promise<void> {
+    this.abort.abort();
+    await Promise.allSettled(this.texts);
+    if (this.folder) await rm(this.folder, { recursive: true, force: true });
   }
 }
 

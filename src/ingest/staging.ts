@@ -1,7 +1,7 @@
 import { CsvError } from "csv-parse";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { Transform } from "node:stream";
+import { Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Client } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -69,6 +69,21 @@ export async function copyFile(
   options: ValidatorOptions,
   onProgress?: ProgressListener,
 ): Promise<{ rows: number; columns: string[] }> {
+  return writeCopyText(spec, path, client.query(copyFrom(copySql)), options, onProgress);
+}
+
+/**
+ * Turns one CSV file into COPY text, its fields checked on the way, written to `sink`
+ * (a COPY, or a file to copy from later). Returns the records read and the columns
+ * the file has.
+ */
+export async function writeCopyText(
+  spec: DatasetFile,
+  path: string,
+  sink: Writable,
+  options: ValidatorOptions & { signal?: AbortSignal },
+  onProgress?: ProgressListener,
+): Promise<{ rows: number; columns: string[] }> {
   const total = (await stat(path)).size;
   let read = 0;
   const counter = new Transform({
@@ -80,7 +95,6 @@ export async function copyFile(
   });
   const records = createCsvRecordReader();
   const validator = createRowValidator(spec, options);
-  const copy = client.query(copyFrom(copySql));
   try {
     await pipeline(
       createReadStream(path),
@@ -89,7 +103,8 @@ export async function copyFile(
       // DATA-FORMAT.md: UTF-8 with an optional BOM, RFC 4180 quoting, a header row.
       records,
       validator,
-      copy,
+      sink,
+      { signal: options.signal },
     );
   } catch (error) {
     throw asImportError(spec, error, records.nextLine);

@@ -52,6 +52,7 @@ export async function loadDirectly(load: DirectLoad): Promise<boolean> {
         const text = await texts.ready(i);
         const columns = spec.columns.map((column) => column.column).join(", ");
         await pipeline(createReadStream(text.path), client.query(copyFrom(`copy ${replacement.table} (${columns}) from stdin`)));
+        await rm(text.path);
         files[i]!.read = text.rows;
         await completeReplacement(client, replacement, replacing);
         Object.assign(files[i]!, await countRestated(client, spec, replacement.table, text.rows, stored[i]!));
@@ -76,7 +77,8 @@ export async function loadDirectly(load: DirectLoad): Promise<boolean> {
  * The files as COPY text, written to a scratch folder one after the other, in file
  * order, from the start of the load: Node reads and checks the next file while
  * PostgreSQL loads and indexes the one before, so the two work at once (the CSV
- * reading, not the COPY, is the slower). On disk, so memory stays flat.
+ * reading, not the COPY, is the slower). On disk (TMPDIR), so memory stays flat;
+ * each text is removed once copied.
  */
 class CopyTexts {
   private folder: string | undefined;

@@ -64,18 +64,27 @@ async function poll<T>(what: string, timeoutMs: number, probe: () => Promise<T |
   }
 }
 
-/** The import's backends, and how many rows the COPY each one is running has taken in so far. */
-async function importBackends(knex: Knex): Promise<Array<{ pid: number; copied: number | null; state: string | null }>> {
-  const { rows } = await knex.raw<{ rows: Array<{ pid: number; copied: string | null; state: string | null }> }>(
-    `select a.pid, p.tuples_processed::text as copied, a.state
+/** The import's backends, how many rows the COPY each one is running has taken in so far, and what each runs. */
+async function importBackends(knex: Knex): Promise<Array<{ pid: number; copied: number | null; state: string | null; query: string }>> {
+  const { rows } = await knex.raw<{ rows: Array<{ pid: number; copied: string | null; state: string | null; query: string }> }>(
+    `select a.pid, p.tuples_processed::text as copied, a.state, a.query
        from pg_stat_activity a left join pg_stat_progress_copy p on p.pid = a.pid
       where a.datname = current_database() and a.application_name = ?`,
     [IMPORT_APPLICATION_NAME],
   );
-  return rows.map((row) => ({ pid: row.pid, state: row.state, copied: row.copied === null ? null : Number(row.copied) }));
+  return rows.map((row) => ({ pid: row.pid, state: row.state, query: row.query, copied: row.copied === null ? null : Number(row.copied) }));
 }
 
-t.test("an import killed with SIGKILL mid-load leaves the data, the version and the locks as they were", async (t) => {
+/** Where in an import the kill lands: a moment its backend is seen at. */
+const KILL_POINTS: [string, (backend: { copied: number | null; state: string | null; query: string }) => boolean][] = [
+  // Well into the load: a COPY past more rows than any file but programs.csv holds,
+  // so earlier files already sit in the open transaction.
+  ["mid-COPY", (backend) => (backend.copied ?? 0) > 100_000],
+  // The programs' replacement filled, its indexes being built.
+  ["mid-index build", (backend) => backend.state === "active" && /^create index \S+ on cpb_new_programs/i.test(backend.query)],
+];
+
+t.test("an import killed with SIGKILL at any point leaves the data, the version and the locks as they were", async (t) => {
   const { knex, url } = await createTestDatabase(t);
   const small = await createTempDir(t, "cpb-sigkill-small-");
   const big = await createTempDir(t, "cpb-sigkill-big-");
@@ -90,33 +99,34 @@ t.test("an import killed with SIGKILL mid-load leaves the data, the version and 
   await generateDataset(big, { companies: 20_000, programs: 400_000, losses: 40_000, seed: "killed mid-load", asOf: "2026-11-22" });
   t.comment(`generated the large folder in ${Math.round(performance.now() - started)} ms`);
 
-  started = performance.now();
-  const victim = startCliImport(url, big);
-  let exited = false;
-  void victim.done.then(() => (exited = true));
-  // Well into the load: a COPY that has taken in more rows than any file but
-  // programs.csv holds, so earlier files already sit in the open transaction.
-  const underWay = await poll("a COPY of the import past 100,000 rows", 30_000, async () => {
-    if (exited) throw new Error(`the import ended before it could be killed:\n${(await victim.done).output}`);
-    const backends = await importBackends(knex);
-    return backends.find((backend) => (backend.copied ?? 0) > 100_000);
-  });
-  const pids = (await importBackends(knex)).map((backend) => backend.pid);
-  victim.child.kill("SIGKILL");
-  const killedAfter = performance.now() - started;
-  const killed = await victim.done;
-  t.equal(killed.signal, "SIGKILL", "the import died by SIGKILL");
-  t.comment(`killed ${Math.round(killedAfter)} ms after spawning, its COPY at ${underWay.copied} rows (backend ${underWay.pid})`);
+  for (const [point, reached] of KILL_POINTS) {
+    started = performance.now();
+    const victim = startCliImport(url, big);
+    let exited = false;
+    void victim.done.then(() => (exited = true));
+    const underWay = await poll(`the import ${point}`, 60_000, async () => {
+      if (exited) throw new Error(`the import ended before it could be killed ${point}:\n${(await victim.done).output}`);
+      return (await importBackends(knex)).find(reached);
+    });
+    const pids = (await importBackends(knex)).map((backend) => backend.pid);
+    victim.child.kill("SIGKILL");
+    const killedAfter = performance.now() - started;
+    const killed = await victim.done;
+    t.equal(killed.signal, "SIGKILL", `${point}: the import died by SIGKILL`);
+    t.comment(`${point}: killed ${Math.round(killedAfter)} ms after spawning (backend ${underWay.pid}: ${underWay.copied ?? underWay.query.slice(0, 60)})`);
 
-  // PostgreSQL rolls the transaction back when it notices the client is gone.
-  const gone = performance.now();
-  await poll("the killed import's backends to end", 20_000, async () => ((await importBackends(knex)).length === 0 ? true : undefined));
-  t.comment(`its backends ended ${Math.round(performance.now() - gone)} ms after the kill`);
-  const { rows: locks } = await knex.raw<{ rows: unknown[] }>("select 1 from pg_locks where pid = any(?::int[])", [pids]);
-  t.equal(locks.length, 0, "no lock of the killed import is left");
+    // PostgreSQL rolls the transaction back when it notices the client is gone.
+    const gone = performance.now();
+    await poll("the killed import's backends to end", 20_000, async () => ((await importBackends(knex)).length === 0 ? true : undefined));
+    t.comment(`${point}: its backends ended ${Math.round(performance.now() - gone)} ms after the kill`);
+    const { rows: locks } = await knex.raw<{ rows: unknown[] }>("select 1 from pg_locks where pid = any(?::int[])", [pids]);
+    t.equal(locks.length, 0, `${point}: no lock of the killed import is left`);
+    const { rows: leftovers } = await knex.raw<{ rows: unknown[] }>("select 1 from pg_class where relname like 'cpb\\_%'");
+    t.equal(leftovers.length, 0, `${point}: no table the import was building is left`);
 
-  t.same(await snapshot(knex), before, "every table's rows and checksums are exactly the old ones");
-  t.equal(await datasetVersion(knex), 1, "the dataset version is still 1");
+    t.same(await snapshot(knex), before, `${point}: every table's rows and checksums are exactly the old ones`);
+    t.equal(await datasetVersion(knex), 1, `${point}: the dataset version is still 1`);
+  }
 
   started = performance.now();
   const again = await startCliImport(url, big).done;

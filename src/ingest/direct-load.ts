@@ -7,7 +7,8 @@ import { from as copyFrom } from "pg-copy-streams";
 import type { Client, DatabaseError } from "pg";
 import type { DatasetFile } from "./dataset-files.js";
 import { chooseReplacements } from "./rebuild-plan.js";
-import { DirectLoadDeclined, type ValidatorOptions } from "./row-validation.js";
+import { DirectLoadDeclined } from "./import-errors.js";
+import type { ValidatorOptions } from "./row-validation.js";
 import { writeCopyText, type ProgressListener } from "./staging.js";
 import { completeReplacement, countRestated, createReplacement, replacementName, type Replacement } from "./table-rebuild.js";
 import { swapIn } from "./table-swap.js";
@@ -39,9 +40,10 @@ export async function loadDirectly(load: DirectLoad): Promise<boolean> {
   await client.query("savepoint cpb_direct");
   const texts = new CopyTexts(load);
   try {
-    const chosen = await chooseReplacements(client, present, present.map(() => Infinity), replace);
+    // Every file the whole content of its table: the stored rows are replaced, or none are stored.
+    const chosen = await chooseReplacements(client, present, (_, stored) => replace || stored === 0);
     const stored = present.map((spec) => chosen.get(spec.table));
-    if (stored.some((rows) => rows === undefined || (rows > 0 && !replace))) throw new DirectLoadDeclined("a table would be merged");
+    if (stored.includes(undefined)) throw new DirectLoadDeclined("a table cannot be replaced");
     // Over stored rows a file must say everything: a restated row keeps nothing of the stored one.
     await texts.start(present.map((_, i) => ({ direct: true, everyColumn: stored[i]! > 0 })));
     const replacing = new Map(present.map((spec) => [spec.table, replacementName(spec)]));

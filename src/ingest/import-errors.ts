@@ -12,3 +12,6 @@ export class ImportError extends Error {
     super(line === undefined ? `${file}: ${message}` : `${file}:${line}: ${message}`);
   }
 }
+
+/** Why the direct road of an import cannot go on (direct-load.ts): the import then stages and checks every row. */
+export class DirectLoadDeclined extends Error {}

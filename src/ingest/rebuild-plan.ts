@@ -11,20 +11,32 @@ import type { DatasetFile } from "./dataset-files.js";
 const REBUILD_FROM_SHARE = 1 / 8;
 
 /**
+ * Whether a file's accepted rows are better written by rebuilding its table than by
+ * merging them row by row: for --replace, a first load, or a file large against what
+ * is stored.
+ */
+export function worthRebuilding(replace: boolean, accepted: number, stored: number): boolean {
+  return replace || accepted >= stored * REBUILD_FROM_SHARE;
+}
+
+/**
  * The present files whose tables this import replaces with tables built beside them,
  * each with how many rows the table holds now; the others are merged row by row.
- * A table is replaced for --replace, a first load, or a file large against what is
- * stored, and only when every table that refers to it is replaced too or is empty
- * (the references of a kept table would otherwise have to be checked again, holding
- * it exclusively).
+ * A table is replaced when `wanted` says so for its file, and only when every table
+ * that refers to it is replaced too or is empty (the references of a kept table would
+ * otherwise have to be checked again, holding it exclusively).
  */
-export async function chooseReplacements(client: Client, present: readonly DatasetFile[], accepted: readonly number[], replace: boolean): Promise<Map<string, number>> {
+export async function chooseReplacements(
+  client: Client,
+  present: readonly DatasetFile[],
+  wanted: (file: number, stored: number) => boolean,
+): Promise<Map<string, number>> {
   const chosen = new Map<string, number>();
   // Children first: a table's choice depends on the choices of the tables referring to it.
   for (let i = present.length - 1; i >= 0; i--) {
     const spec = present[i]!;
     const stored = await countRows(client, spec.table);
-    if (!replace && accepted[i]! < stored * REBUILD_FROM_SHARE) continue;
+    if (!wanted(i, stored)) continue;
     if (await allReferrersReplacedOrEmpty(client, spec.table, chosen)) chosen.set(spec.table, stored);
   }
   return chosen;

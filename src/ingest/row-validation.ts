@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from "node:stream";
 import type { CsvRecord } from "./csv-records.js";
 import type { DatasetFile } from "./dataset-files.js";
-import { ImportError } from "./import-errors.js";
+import { DirectLoadDeclined, ImportError } from "./import-errors.js";
 
 /** About how many characters are handed to COPY in one chunk. */
 const CHUNK_CHARS = 256 * 1024;
@@ -23,9 +23,6 @@ export interface RowValidator extends Transform {
   /** The table columns the file has (after its header is read). */
   readonly columns: string[];
 }
-
-/** Why a direct load cannot go on: the import then stages and checks every row. */
-export class DirectLoadDeclined extends Error {}
 
 export interface ValidatorOptions {
   /** Values only, for the table itself; a refused field declines. */

@@ -6,9 +6,9 @@ import { pipeline } from "node:stream/promises";
 import type { Client } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { DatasetFile } from "./dataset-files.js";
-import { ImportError } from "./import-errors.js";
+import { DirectLoadDeclined, ImportError } from "./import-errors.js";
 import { createCsvRecordReader } from "./csv-records.js";
-import { createRowValidator, DirectLoadDeclined, type ValidatorOptions } from "./row-validation.js";
+import { createRowValidator, type ValidatorOptions } from "./row-validation.js";
 import { createUtf8Decoder, InvalidUtf8Error } from "./utf8-decoder.js";
 
 /** The staging table of a file: its rows as read, checked, with their line numbers. */

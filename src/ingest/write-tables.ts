@@ -1,7 +1,7 @@
 import type { Client } from "pg";
 import type { DatasetFile } from "./dataset-files.js";
 import { deleteUnstated, upsertAccepted } from "./merge.js";
-import { chooseReplacements } from "./rebuild-plan.js";
+import { chooseReplacements, worthRebuilding } from "./rebuild-plan.js";
 import { specOf } from "./row-checks.js";
 import { buildReplacement, replacementName, type Replacement } from "./table-rebuild.js";
 import { swapIn } from "./table-swap.js";
@@ -27,7 +27,8 @@ export interface Writing {
  */
 export async function writeTables(writing: Writing): Promise<{ merged: DatasetFile[] }> {
   const { client, present, files, replace } = writing;
-  const chosen = await chooseReplacements(client, present, accepted(writing), replace);
+  const counts = accepted(writing);
+  const chosen = await chooseReplacements(client, present, (i, stored) => worthRebuilding(replace, counts[i]!, stored));
   await write(writing, chosen);
   if (replace) {
     // Children first: their unstated rows go before the rows they point at.

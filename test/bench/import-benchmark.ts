@@ -16,6 +16,7 @@
  *   npm run bench:import -- --data /tmp/advisen/data --rounds 3
  */
 import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { describeMachine } from "./peer/machine.js";
 import { dropDatabase, migrate, recreateDatabase, withClient } from "./peer/bench-database.js";
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
   console.log(`
 floor (psql \\copy + primary keys): ${seconds(floor.totalMs)}  (${Object.entries(floor.copyMs).map(([f, ms]) => `${f} ${seconds(ms)}`).join(", ")}; keys ${seconds(floor.primaryKeysMs)})
 cpb import, first load:            ${seconds(last.firstLoad.ms)}  peak RSS ${mib(last.firstLoad.peakRssBytes)}
+machine CPU (all processes):        floor ${last.floor.cpuSeconds.toFixed(1)} s, import ${last.firstLoad.cpuSeconds.toFixed(1)} s (${cores(last.firstLoad)} of ${os.availableParallelism()} cores busy)
 ratio (median of ${rounds.length}):              ${report.ratio.toFixed(2)}x  (rounds: ${rounds.map((r) => (r.firstLoad.ms / r.floor.totalMs).toFixed(2)).join(", ")})
 cpb import --replace under readers: ${seconds(reading.replace.ms)}  peak RSS ${mib(reading.replace.peakRssBytes)}
 readers before: ${figures(reading.before)}
@@ -100,6 +102,10 @@ readers during: ${figures(reading.during)}
 longest lock wait during the import: ${Math.round(reading.locks.maxLockWaitMs)} ms (${reading.locks.waits} waits seen)
 written to ${options.jsonFile}`);
   if (reading.during.failed > 0 || reading.before.failed > 0) throw new Error("some reads failed");
+}
+
+function cores(run: ImportRun): string {
+  return (run.cpuSeconds / (run.ms / 1000)).toFixed(2);
 }
 
 function figures(f: ReadingFigures): string {

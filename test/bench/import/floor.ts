@@ -2,10 +2,13 @@ import { spawn } from "node:child_process";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { DATASET_FILES } from "../../../src/ingest/dataset-files.js";
+import { machineBusySeconds } from "./machine-cpu.js";
 
 /** The raw load's time, in all and by step (psql's own \timing of each statement). */
 export interface FloorTiming {
   totalMs: number;
+  /** CPU seconds the machine spent meanwhile (machine-cpu.ts). */
+  cpuSeconds: number;
   copyMs: Record<string, number>;
   primaryKeysMs: number;
 }
@@ -36,16 +39,18 @@ export async function measureFloor(databaseUrl: string, dir: string): Promise<Fl
   }
   for (const spec of DATASET_FILES) statements.push(`alter table ${SCHEMA}.${spec.table} add primary key (${spec.key});`);
   await psql(databaseUrl, "checkpoint;").catch(() => undefined);
+  const busyBefore = await machineBusySeconds();
   const started = performance.now();
   const output = await psql(databaseUrl, ["\\timing on", ...statements].join("\n"));
   const totalMs = performance.now() - started;
+  const cpuSeconds = (await machineBusySeconds()) - busyBefore;
   await psql(databaseUrl, `drop schema ${SCHEMA} cascade;`);
   // One "Time:" line per statement, in order: two for the schema, then table and copy per file, then the keys.
   const times = [...output.matchAll(/^Time: ([\d.]+) ms/gm)].map((match) => Number(match[1]));
   const copyMs: Record<string, number> = {};
   copies.forEach((file, i) => (copyMs[file] = times[3 + 2 * i] ?? Number.NaN));
   const primaryKeysMs = times.slice(2 + 2 * copies.length).reduce((sum, ms) => sum + ms, 0);
-  return { totalMs, copyMs, primaryKeysMs };
+  return { totalMs, cpuSeconds, copyMs, primaryKeysMs };
 }
 
 async function firstLine(file: string): Promise<string> {

@@ -1,19 +1,17 @@
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import type { Knex } from "knex";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
+import pg, { type Client, type DatabaseError } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import type { Client, DatabaseError } from "pg";
 import type { DatasetFile } from "./dataset-files.js";
-import { chooseReplacements } from "./rebuild-plan.js";
 import { DirectLoadDeclined } from "./import-errors.js";
-import type { ValidatorOptions } from "./row-validation.js";
+import { clearScratch } from "./import-scratch.js";
+import { chooseReplacements } from "./rebuild-plan.js";
 import { writeCopyText, type ProgressListener } from "./staging.js";
-import { completeReplacement, countRestated, createReplacement, replacementName, type Replacement } from "./table-rebuild.js";
-import { swapIn } from "./table-swap.js";
+import { completeReplacement, countRestated, createReplacement, referenceFrom, type Replacement } from "./table-rebuild.js";
 
 export interface DirectLoad {
+  knex: Knex;
+  /** The import's own connection: it holds the import lock, and cleans up. */
   client: Client;
   dir: string;
   present: readonly DatasetFile[];
@@ -24,104 +22,152 @@ export interface DirectLoad {
   onProgress?: (file: string, ...progress: Parameters<ProgressListener>) => void;
 }
 
+/** How many connections build replacements at once: PostgreSQL's work, not Node's, is the longer. */
+const BUILDERS = 2;
+
 /**
  * The fast road of an import that makes every present file the whole content of its
- * table (--replace, or a first load): each file is copied straight into its table's
- * replacement, as PostgreSQL's own raw load would, with no staging table and no
- * checks between rows. Then the checks are the replacements' own keys, built anyway:
- * the primary key refuses a repeated id, the foreign keys a reference to no row of
- * the final state (a LOB of another coverage included), exactly the rules of
- * row-checks.ts when no field is refused. Returns false, with everything undone to a
- * savepoint, at the first refused field, a key that fails, or a table that cannot be
- * replaced: the import then stages and checks every row, to name every bad one.
+ * table (--replace, or a first load). Each file is copied straight into its table's
+ * replacement in the scratch schema, as PostgreSQL's own raw load would, with no
+ * staging table and no checks between rows; then the replacement gets its indexes and
+ * keys, then, once the tables it refers to have theirs, its foreign keys. Those keys
+ * are the checks between rows: the primary key refuses a repeated id, the foreign keys
+ * a reference to no row of the final state (a LOB of another coverage included),
+ * exactly the rules of row-checks.ts when no field is refused.
+ *
+ * Two connections build at once (Node reads one file at a time; PostgreSQL indexes one
+ * table while the next is copied), outside the import's transaction: the replacements
+ * are committed in the scratch schema, and nobody reads them until the import's
+ * transaction moves them in (table-swap.ts). Returns them, or undefined, with the
+ * scratch schema emptied, at the first refused field, a key that fails, or a table that
+ * cannot be replaced: the import then stages and checks every row, to name every bad one.
  */
-export async function loadDirectly(load: DirectLoad): Promise<boolean> {
-  const { client, present, replace, files } = load;
-  await client.query("savepoint cpb_direct");
-  const texts = new CopyTexts(load);
+export async function loadDirectly(load: DirectLoad): Promise<Replacement[] | undefined> {
+  const { client, present, replace } = load;
+  // Every file the whole content of its table: the stored rows are replaced, or none are stored.
+  const chosen = await chooseReplacements(client, present, (_, stored) => replace || stored === 0);
+  if (chosen.size < present.length) return undefined;
+  const builders = await Promise.all(Array.from({ length: Math.min(BUILDERS, present.length) }, () => openBuilder(load.knex)));
+  // At the first failure, what the other builder is running is moot: cancel it.
+  const cancel = () => {
+    for (const builder of builders) void client.query("select pg_cancel_backend($1)", [builder.pid]).catch(() => undefined);
+  };
+  const run = new BuildRun(load, chosen, cancel);
   try {
-    // Every file the whole content of its table: the stored rows are replaced, or none are stored.
-    const chosen = await chooseReplacements(client, present, (_, stored) => replace || stored === 0);
-    const stored = present.map((spec) => chosen.get(spec.table));
-    if (stored.includes(undefined)) throw new DirectLoadDeclined("a table cannot be replaced");
-    // Over stored rows a file must say everything: a restated row keeps nothing of the stored one.
-    await texts.start(present.map((_, i) => ({ direct: true, everyColumn: stored[i]! > 0 })));
-    const replacing = new Map(present.map((spec) => [spec.table, replacementName(spec)]));
-    const replacements: Replacement[] = [];
-    for (const [i, spec] of present.entries()) {
-      await load.timed(i, async () => {
-        const replacement = await createReplacement(client, spec);
-        const text = await texts.ready(i);
-        const columns = spec.columns.map((column) => column.column).join(", ");
-        await pipeline(createReadStream(text.path), client.query(copyFrom(`copy ${replacement.table} (${columns}) from stdin`)));
-        await rm(text.path);
-        files[i]!.read = text.rows;
-        await completeReplacement(client, replacement, replacing);
-        Object.assign(files[i]!, await countRestated(client, spec, replacement.table, text.rows, stored[i]!));
-        replacements.push(replacement);
-      });
-    }
-    await swapIn(client, replacements);
-    await client.query("release savepoint cpb_direct");
-    return true;
+    await Promise.allSettled(builders.map((builder) => run.lane(builder.client)));
+    return run.replacements();
   } catch (error) {
     const code = (error as DatabaseError).code;
     if (!(error instanceof DirectLoadDeclined) && code !== UNIQUE_VIOLATION && code !== FOREIGN_KEY_VIOLATION) throw error;
-    await client.query("rollback to savepoint cpb_direct");
-    for (const file of files) Object.assign(file, { read: 0, inserted: 0, updated: 0, deleted: 0 });
-    return false;
+    for (const file of load.files) Object.assign(file, { read: 0, inserted: 0, updated: 0, deleted: 0 });
+    return undefined;
   } finally {
-    await texts.discard();
-  }
-}
-
-/**
- * The files as COPY text, written to a scratch folder one after the other, in file
- * order, from the start of the load: Node reads and checks the next file while
- * PostgreSQL loads and indexes the one before, so the two work at once (the CSV
- * reading, not the COPY, is the slower). On disk (TMPDIR), so memory stays flat;
- * each text is removed once copied.
- */
-class CopyTexts {
-  private folder: string | undefined;
-  private readonly abort = new AbortController();
-  private texts: Promise<{ path: string; rows: number }>[] = [];
-
-  constructor(private readonly load: DirectLoad) {}
-
-  async start(options: readonly ValidatorOptions[]): Promise<void> {
-    const folder = await mkdtemp(path.join(tmpdir(), "cpb-import-"));
-    this.folder = folder;
-    let previous: Promise<unknown> = Promise.resolve();
-    this.texts = this.load.present.map((spec, i) => {
-      const text = previous.then(async () => {
-        const file = path.join(folder, `${spec.table}.copy`);
-        const written = await writeCopyText(
-          spec,
-          path.join(this.load.dir, spec.file),
-          createWriteStream(file),
-          { ...options[i], signal: this.abort.signal },
-          (...progress) => this.load.onProgress?.(spec.file, ...progress),
-        );
-        return { path: file, rows: written.rows };
-      });
-      text.catch(() => undefined); // awaited in ready(), unless the load stops before
-      previous = text;
-      return text;
-    });
-  }
-
-  ready(i: number): Promise<{ path: string; rows: number }> {
-    return this.texts[i]!;
-  }
-
-  async discard(): Promise<void> {
-    this.abort.abort();
-    await Promise.allSettled(this.texts);
-    if (this.folder) await rm(this.folder, { recursive: true, force: true });
+    await Promise.all(builders.map((builder) => builder.client.end().catch(() => undefined)));
+    if (!run.succeeded) await clearScratch(client);
   }
 }
 
 const UNIQUE_VIOLATION = "23505";
 const FOREIGN_KEY_VIOLATION = "23503";
 
+/** A connection of its own, to the import's database, with its backend's pid (to cancel what it runs). */
+async function openBuilder(knex: Knex): Promise<{ client: Client; pid: number }> {
+  const client = new pg.Client((knex.client as { config: { connection: pg.ClientConfig } }).config.connection);
+  await client.connect();
+  // Index builds sort whole tables: give them memory on this connection only.
+  await client.query("set maintenance_work_mem = '256MB'");
+  await client.query("set work_mem = '256MB'");
+  const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+  return { client, pid: rows[0]!.pid };
+}
+
+/** One direct load's files, taken in file order by whichever builder is free. */
+class BuildRun {
+  succeeded = false;
+  private next = 0;
+  private readonly built: (Replacement | undefined)[] = [];
+  /** Per table: settles when its replacement has its keys (what foreign keys to it need). */
+  private readonly keyed = new Map<string, { promise: Promise<void>; resolve(): void; reject(error: unknown): void }>();
+  /** Node reads one file at a time: a second read would only slow the first. */
+  private reading: Promise<unknown> = Promise.resolve();
+  private readonly abort = new AbortController();
+  private failure: unknown;
+
+  constructor(
+    private readonly load: DirectLoad,
+    private readonly stored: ReadonlyMap<string, number>,
+    private readonly cancel: () => void,
+  ) {
+    for (const spec of load.present) {
+      let settle!: { resolve(): void; reject(error: unknown): void };
+      const promise = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      promise.catch(() => undefined);
+      this.keyed.set(spec.table, { promise, ...settle });
+    }
+  }
+
+  async lane(builder: Client): Promise<void> {
+    while (this.failure === undefined && this.next < this.load.present.length) {
+      const i = this.next++;
+      try {
+        await this.load.timed(i, () => this.build(builder, i));
+      } catch (error) {
+        this.fail(error);
+      }
+    }
+  }
+
+  /** The replacements, in file order; throws what stopped the run, if anything did. */
+  replacements(): Replacement[] {
+    if (this.failure !== undefined) throw this.failure;
+    this.succeeded = true;
+    return this.built.map((replacement) => replacement!);
+  }
+
+  private async build(builder: Client, i: number): Promise<void> {
+    const spec = this.load.present[i]!;
+    const stored = this.stored.get(spec.table)!;
+    const replacement = await createReplacement(builder, spec);
+    this.stopIfFailed();
+    const columns = spec.columns.map((column) => column.column).join(", ");
+    const text = await this.readAlone(() =>
+      writeCopyText(
+        spec,
+        path.join(this.load.dir, spec.file),
+        builder.query(copyFrom(`copy ${replacement.table} (${columns}) from stdin`)),
+        // Over stored rows a file must say everything: a restated row keeps nothing of the stored one.
+        { direct: true, everyColumn: stored > 0, signal: this.abort.signal },
+        (...progress) => this.load.onProgress?.(spec.file, ...progress),
+      ),
+    );
+    this.load.files[i]!.read = text.rows;
+    this.stopIfFailed();
+    await completeReplacement(builder, replacement);
+    this.keyed.get(spec.table)!.resolve();
+    const replacing = new Set(this.stored.keys());
+    const parents = replacement.definition.foreignKeys.map((key) => key.references).filter((table) => replacing.has(table));
+    await Promise.all(parents.map((table) => this.keyed.get(table)!.promise));
+    this.stopIfFailed();
+    await referenceFrom(builder, replacement, replacing);
+    Object.assign(this.load.files[i]!, await countRestated(builder, spec, replacement.table, text.rows, stored));
+    this.built[i] = replacement;
+  }
+
+  private readAlone<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.reading.then(work);
+    this.reading = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private fail(error: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = error;
+    this.abort.abort();
+    this.cancel();
+    for (const { reject } of this.keyed.values()) reject(error);
+  }
+
+  private stopIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+}

@@ -9,6 +9,8 @@ import { acquirePgClient, releasePgClient } from "./pg-connection.js";
 import { readRejects, writeRejectsCsv, type RejectReport } from "./reject-report.js";
 import { checkRows } from "./row-checks.js";
 import { createRejectsTable, stageFile, stagingTable, type ProgressListener } from "./staging.js";
+import { clearScratch, releaseImportLock, takeImportLock } from "./import-scratch.js";
+import { swapIn } from "./table-swap.js";
 import { writeTables } from "./write-tables.js";
 
 export interface ImportOptions {
@@ -53,15 +55,18 @@ export class ImportRejectedError extends Error {
 }
 
 /**
- * Imports a data set folder (DATA-FORMAT.md) in one transaction on one connection.
+ * Imports a data set folder (DATA-FORMAT.md): what readers see changes in one
+ * transaction, all of it or none of it, and a killed import leaves the old data whole.
+ * One import runs at a time (an advisory lock).
+ *
  * A first load or a --replace takes the fast road first (direct-load.ts): every file
- * straight into its table's replacement, its keys the only checks between rows. Any
- * other import, or one that road declines (a refused field, a failing key), takes the
- * exact road: every present file is streamed into a staging table, its fields checked
- * on the way; then the checks between rows (ids, references, in SQL), and unless rows
- * were refused without --skip-invalid, the tables are written (write-tables.ts). Both
- * bump the dataset version. Readers see all of the import or none of it; a killed
- * import leaves the old data whole.
+ * straight into its table's replacement, built in the scratch schema, its keys the
+ * only checks between rows; the import's transaction then swaps the replacements in.
+ * Any other import, or one that road declines (a refused field, a failing key), takes
+ * the exact road, all in the import's transaction: every present file is streamed into
+ * a staging table, its fields checked on the way; then the checks between rows (ids,
+ * references, in SQL), and unless rows were refused without --skip-invalid, the tables
+ * are written (write-tables.ts). Both bump the dataset version.
  */
 export async function importDataset(knex: Knex, dir: string, options: ImportOptions = {}): Promise<ImportSummary> {
   const present = await filesPresent(dir);
@@ -69,7 +74,22 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
   const replace = options.replace ?? false;
   const client = await acquirePgClient(knex);
   let broken = false;
+  let locked = false;
   try {
+    await takeImportLock(client);
+    locked = true;
+    const files: FileSummary[] = present.map((spec) => ({ file: spec.file, read: 0, inserted: 0, updated: 0, rejected: 0, deleted: 0, elapsedMs: 0 }));
+    const fileColumns: string[][] = [];
+    const timed = async (i: number, work: () => Promise<void>) => {
+      const started = performance.now();
+      try {
+        await work();
+      } finally {
+        files[i]!.elapsedMs += performance.now() - started;
+      }
+    };
+    const direct = options.checkFirst ? undefined : await loadDirectly({ knex, client, dir, present, replace, files, timed, onProgress: options.onProgress });
+
     await client.query("begin");
     // Set-based checks hash whole id sets, and rebuilt tables sort for their indexes:
     // give them memory for this transaction only.
@@ -80,16 +100,10 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
     // that restate it are merged.
     await client.query("set constraints all deferred");
     await createRejectsTable(client);
-    const files: FileSummary[] = present.map((spec) => ({ file: spec.file, read: 0, inserted: 0, updated: 0, rejected: 0, deleted: 0, elapsedMs: 0 }));
-    const fileColumns: string[][] = [];
-    const timed = async (i: number, work: () => Promise<void>) => {
-      const started = performance.now();
-      await work();
-      files[i]!.elapsedMs += performance.now() - started;
-    };
-    const written = !options.checkFirst && (await loadDirectly({ client, dir, present, replace, files, timed, onProgress: options.onProgress }));
     const writing = { client, present, presentFiles, files, fileColumns, replace, timed };
-    if (!written) {
+    if (direct) {
+      await swapIn(client, direct);
+    } else {
       // Every file is staged before any is checked: the checks between files (a LOB
       // moving coverage under stored programs) look at the staged children too.
       for (const [rank, spec] of present.entries()) {
@@ -112,7 +126,7 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
       await client.query("rollback");
       throw new ImportRejectedError({ files, rejects });
     }
-    const { merged } = written ? { merged: [] } : await writeTables(writing);
+    const { merged } = direct ? { merged: [] } : await writeTables(writing);
     const version = await bumpDatasetVersion(client);
     await client.query("commit");
     await refreshPlannerStatistics(client, merged);
@@ -127,6 +141,11 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
     }
     throw error;
   } finally {
+    if (locked && !broken) {
+      // What a failed import built in the scratch schema goes now, not at the next import.
+      await clearScratch(client).catch(() => undefined);
+      await releaseImportLock(client).catch(() => (broken = true));
+    }
     await releasePgClient(knex, client, broken);
   }
 }

@@ -31,6 +31,8 @@ export interface Grant {
  */
 export interface TableDefinition {
   table: string;
+  /** The schema the table is in (where its replacement goes at the swap). */
+  schema: string;
   owner: string;
   indexes: IndexDefinition[];
   /** Its own foreign keys. */
@@ -41,17 +43,21 @@ export interface TableDefinition {
 }
 
 export async function readTableDefinition(client: Client, table: string): Promise<TableDefinition> {
-  const owner = await client.query<{ owner: string }>("select pg_get_userbyid(relowner) as owner from pg_class where oid = $1::regclass", [table]);
+  const owner = await client.query<{ owner: string; schema: string }>(
+    "select pg_get_userbyid(relowner) as owner, quote_ident(relnamespace::regnamespace::text) as schema from pg_class where oid = $1::regclass",
+    [table],
+  );
   const indexes = await client.query<IndexDefinition>(
-    `select i.indexrelid::regclass::text as name, c.oid is not null as constraint,
+    `select quote_ident(coalesce(c.conname, ic.relname)) as name, c.oid is not null as constraint,
             coalesce(pg_get_constraintdef(c.oid), pg_get_indexdef(i.indexrelid)) as definition
-       from pg_index i left join pg_constraint c on c.conindid = i.indexrelid and c.conrelid = i.indrelid and c.contype in ('p', 'u', 'x')
+       from pg_index i join pg_class ic on ic.oid = i.indexrelid
+       left join pg_constraint c on c.conindid = i.indexrelid and c.conrelid = i.indrelid and c.contype in ('p', 'u', 'x')
       where i.indrelid = $1::regclass
       order by i.indexrelid`,
     [table],
   );
   const keys = await client.query<ForeignKeyDefinition>(
-    `select conrelid::regclass::text as table, conname as name, confrelid::regclass::text as references, pg_get_constraintdef(oid) as definition
+    `select conrelid::regclass::text as table, quote_ident(conname) as name, confrelid::regclass::text as references, pg_get_constraintdef(oid) as definition
        from pg_constraint where contype = 'f' and (conrelid = $1::regclass or confrelid = $1::regclass)
       order by oid`,
     [table],
@@ -65,6 +71,7 @@ export async function readTableDefinition(client: Client, table: string): Promis
   );
   return {
     table,
+    schema: owner.rows[0]!.schema,
     owner: owner.rows[0]!.owner,
     indexes: indexes.rows,
     foreignKeys: keys.rows.filter((key) => key.table === table),
@@ -73,11 +80,11 @@ export async function readTableDefinition(client: Client, table: string): Promis
   };
 }
 
-/** The CREATE INDEX statement of `index` for another table, under another name. */
-export function indexStatementFor(index: IndexDefinition, table: string, name: string): string {
-  const match = /^(CREATE (?:UNIQUE )?INDEX) \S+ ON (?:ONLY )?\S+ (USING .*)$/s.exec(index.definition);
+/** The CREATE INDEX statement of `index` for another table (the index, of the same name, goes in that table's schema). */
+export function indexStatementFor(index: IndexDefinition, table: string): string {
+  const match = /^(CREATE (?:UNIQUE )?INDEX \S+) ON (?:ONLY )?\S+ (USING .*)$/s.exec(index.definition);
   if (!match) throw new Error(`cannot read the definition of index ${index.name}: ${index.definition}`);
-  return `${match[1]} ${name} ON ${table} ${match[2]}`;
+  return `${match[1]} ON ${table} ${match[2]}`;
 }
 
 /** The foreign key's definition, referencing `target` instead of the table it references now. */

@@ -1,16 +1,18 @@
 import type { Client } from "pg";
 import type { DatasetFile } from "./dataset-files.js";
+import { SCRATCH_SCHEMA } from "./import-scratch.js";
 import { stagingTable } from "./staging.js";
 import { foreignKeyReferencing, indexStatementFor, readTableDefinition, type TableDefinition } from "./table-definition.js";
 
-/** A table's replacement, built beside it in the import's transaction, waiting for the swap. */
+/**
+ * A table's replacement, built beside it in the scratch schema with the stored
+ * table's name, and its indexes' and constraints' names, waiting for the swap.
+ */
 export interface Replacement {
   spec: DatasetFile;
   definition: TableDefinition;
-  /** The replacement's name until the swap. */
+  /** The replacement, qualified: cpb_import.<table>. */
   table: string;
-  /** The replacement's indexes and constraints: the name each has now, and the one it takes at the swap. */
-  renames: { now: string; then: string; index: boolean }[];
 }
 
 export interface RebuildCounts {
@@ -26,19 +28,20 @@ export interface RebuildContext {
   stored: number;
   /** Rows of the file accepted by the checks. */
   accepted: number;
-  /** The tables replaced by this import, with their replacements' names: foreign keys point at those. */
-  replacing: ReadonlyMap<string, string>;
+  /** The tables this import replaces: foreign keys to them point at their replacements. */
+  replacing: ReadonlySet<string>;
 }
 
-export function replacementName(spec: DatasetFile): string {
-  return `cpb_new_${spec.table}`;
+export function replacementName(table: string): string {
+  return `${SCRATCH_SCHEMA}.${table}`;
 }
 
 /**
  * Builds the table a file makes, beside the stored one, from its checked staging
  * table: the accepted rows (for a restated row, a column the file lacks keeps its
  * stored value), and unless --replace the stored rows the file does not restate.
- * Nobody sees it until the swap, and a rollback or a kill leaves no trace of it.
+ * Built in the import's transaction, nobody sees it until the swap, and a rollback or
+ * a kill leaves no trace of it.
  */
 export async function buildReplacement(
   client: Client,
@@ -48,47 +51,47 @@ export async function buildReplacement(
 ): Promise<{ replacement: Replacement; counts: RebuildCounts }> {
   const replacement = await createReplacement(client, spec);
   const counts = await fill(client, spec, replacement.table, fileColumns, context);
-  await completeReplacement(client, replacement, context.replacing);
+  await completeReplacement(client, replacement);
+  await referenceFrom(client, replacement, context.replacing);
   return { replacement, counts };
 }
 
 /** An empty table of the stored one's columns, checks and defaults, without its indexes, keys or references yet. */
 export async function createReplacement(client: Client, spec: DatasetFile): Promise<Replacement> {
   const definition = await readTableDefinition(client, spec.table);
-  const table = replacementName(spec);
+  const table = replacementName(spec.table);
   await client.query(`create table ${table} (like ${spec.table} including all excluding indexes)`);
-  return { spec, definition, table, renames: [] };
+  return { spec, definition, table };
 }
 
 /**
  * Gives a filled replacement the stored table's indexes and keys (a sort per index,
- * instead of an index insertion per row), its references (checked once, by a join,
- * instead of a trigger per row), its grants and owner, and its statistics.
+ * instead of an index insertion per row), and its statistics.
  */
-export async function completeReplacement(client: Client, replacement: Replacement, replacing: ReadonlyMap<string, string>): Promise<void> {
-  const { definition, table, renames } = replacement;
-  const nameFor = (then: string, index: boolean) => {
-    const now = `${table}_${renames.length}`;
-    renames.push({ now, then, index });
-    return now;
-  };
+export async function completeReplacement(client: Client, replacement: Replacement): Promise<void> {
+  const { definition, table } = replacement;
   for (const index of definition.indexes) {
-    await client.query(
-      index.constraint
-        ? `alter table ${table} add constraint ${nameFor(index.name, false)} ${index.definition}`
-        : indexStatementFor(index, table, nameFor(index.name, true)),
-    );
+    await client.query(index.constraint ? `alter table ${table} add constraint ${index.name} ${index.definition}` : indexStatementFor(index, table));
   }
+  await client.query(`analyze ${table}`);
+}
+
+/**
+ * Gives a replacement the stored table's foreign keys (checked once, by a join,
+ * instead of a trigger per row), to the replacements of the tables `replacing` names,
+ * and its grants and owner.
+ */
+export async function referenceFrom(client: Client, replacement: Replacement, replacing: ReadonlySet<string>): Promise<void> {
+  const { definition, table } = replacement;
   for (const key of definition.foreignKeys) {
-    const target = replacing.get(key.references) ?? key.references;
-    await client.query(`alter table ${table} add constraint ${nameFor(key.name, false)} ${foreignKeyReferencing(key, target)}`);
+    const target = replacing.has(key.references) ? replacementName(key.references) : key.references;
+    await client.query(`alter table ${table} add constraint ${key.name} ${foreignKeyReferencing(key, target)}`);
   }
   for (const grant of definition.grants) {
     await client.query(`grant ${grant.privilege} on table ${table} to ${grant.grantee}${grant.grantable ? " with grant option" : ""}`);
   }
   const { rows } = await client.query<{ owner: string }>("select current_user as owner");
   if (rows[0]?.owner !== definition.owner) await client.query(`alter table ${table} owner to ${quoteIdentifier(definition.owner)}`);
-  await client.query(`analyze ${table}`);
 }
 
 /** How many of a replacement's rows restate a stored row (by id), as counts for the summary. */

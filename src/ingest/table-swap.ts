@@ -8,10 +8,11 @@ const LOCK_GIVE_UP_MS = 10 * 60_000;
 
 /**
  * Puts the replacements in place of the stored tables, in the import's transaction:
- * the old tables are dropped, the new ones take their names, and their indexes and
- * constraints the old names. Foreign keys of other tables to a replaced one (tables
- * this import leaves empty) are declared again on the new one. This is the only step
- * that holds tables exclusively, and only for a few catalog changes until the commit.
+ * the old tables are dropped and the new ones moved from the scratch schema into
+ * theirs, where they already bear the old names, as do their indexes and constraints.
+ * Foreign keys of other tables to a replaced one (tables this import leaves empty) are
+ * declared again on the new one. This is the only step that holds tables exclusively,
+ * and only for a few catalog changes until the commit.
  */
 export async function swapIn(client: Client, replacements: readonly Replacement[]): Promise<void> {
   if (replacements.length === 0) return;
@@ -21,12 +22,7 @@ export async function swapIn(client: Client, replacements: readonly Replacement[
   for (const key of repointed) await client.query(`alter table ${key.table} drop constraint ${key.name}`);
   // Children first: nothing is left depending on a table when it goes.
   for (const { spec } of [...replacements].reverse()) await client.query(`drop table ${spec.table}`);
-  for (const { spec, table, renames } of replacements) {
-    await client.query(`alter table ${table} rename to ${spec.table}`);
-    for (const { now, then, index } of renames) {
-      await client.query(index ? `alter index ${now} rename to ${then}` : `alter table ${spec.table} rename constraint ${now} to ${then}`);
-    }
-  }
+  for (const { table, definition } of replacements) await client.query(`alter table ${table} set schema ${definition.schema}`);
   // Those tables are empty (a replaced table's other children are replaced too): the check is instant.
   for (const key of repointed) await client.query(`alter table ${key.table} add constraint ${key.name} ${key.definition}`);
 }

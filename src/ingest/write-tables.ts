@@ -2,8 +2,7 @@ import type { Client } from "pg";
 import type { DatasetFile } from "./dataset-files.js";
 import { deleteUnstated, upsertAccepted } from "./merge.js";
 import { chooseReplacements, worthRebuilding } from "./rebuild-plan.js";
-import { specOf } from "./row-checks.js";
-import { buildReplacement, replacementName, type Replacement } from "./table-rebuild.js";
+import { buildReplacement, type Replacement } from "./table-rebuild.js";
 import { swapIn } from "./table-swap.js";
 
 /** What writing an import's tables needs, and where it records what it did. */
@@ -47,7 +46,7 @@ function accepted(writing: Writing): number[] {
 /** Rebuilds the chosen tables and merges the others, in file order (parents first), then swaps the rebuilt ones in. */
 async function write(writing: Writing, chosen: ReadonlyMap<string, number>): Promise<void> {
   const { client, present, files, fileColumns, replace } = writing;
-  const replacing = new Map([...chosen.keys()].map((table) => [table, replacementName(specOf(table))]));
+  const replacing = new Set(chosen.keys());
   const counts = accepted(writing);
   const replacements: Replacement[] = [];
   for (const [i, spec] of present.entries()) {

@@ -37,9 +37,9 @@ async function datasetVersion(knex: Knex): Promise<number> {
   return Number((await knex("dataset_version").first("version"))?.version);
 }
 
-/** `cpb import DIR` as its own process, the way an operator runs it. */
-function startCliImport(url: string, dir: string): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> } {
-  const child = spawn(process.execPath, ["bin/cpb.js", "import", dir], {
+/** `cpb import [OPTIONS] DIR` as its own process, the way an operator runs it. */
+function startCliImport(url: string, ...args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> } {
+  const child = spawn(process.execPath, ["bin/cpb.js", "import", ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: url, PGAPPNAME: IMPORT_APPLICATION_NAME },
     stdio: ["ignore", "pipe", "pipe"],
@@ -75,14 +75,30 @@ async function importBackends(knex: Knex): Promise<Array<{ pid: number; copied: 
   return rows.map((row) => ({ pid: row.pid, state: row.state, query: row.query, copied: row.copied === null ? null : Number(row.copied) }));
 }
 
-/** Where in an import the kill lands: a moment its backend is seen at. */
-const KILL_POINTS: [string, (backend: { copied: number | null; state: string | null; query: string }) => boolean][] = [
-  // Well into the load: a COPY past more rows than any file but programs.csv holds,
-  // so earlier files already sit in the open transaction.
-  ["mid-COPY", (backend) => (backend.copied ?? 0) > 100_000],
-  // The programs' replacement filled, its indexes being built.
-  ["mid-index build", (backend) => backend.state === "active" && /^create index \S+ on cpb_new_programs/i.test(backend.query)],
+type Backend = { copied: number | null; state: string | null; query: string };
+
+/**
+ * Where in an import the kill lands: a moment its backend is seen at, under options
+ * that take it down one road or the other.
+ */
+const KILL_POINTS: { point: string; options: string[]; reached(backend: Backend): boolean }[] = [
+  // The exact road (a merge), well into the staging: a COPY past more rows than any file
+  // but programs.csv holds, so earlier files already sit in the open transaction.
+  { point: "mid-COPY", options: [], reached: (backend) => (backend.copied ?? 0) > 100_000 },
+  // The exact road rebuilding programs (the file is large against its table), in the transaction.
+  { point: "mid-index build", options: [], reached: (backend) => isIndexBuild(backend) },
+  // The direct road (--replace): the replacements are built, committed, in the scratch schema.
+  { point: "mid-index build of --replace", options: ["--replace"], reached: (backend) => isIndexBuild(backend) },
 ];
+
+function isIndexBuild(backend: Backend): boolean {
+  return backend.state === "active" && /^create index \S+ on cpb_import\.programs/i.test(backend.query);
+}
+
+async function tablesIn(knex: Knex, pattern: string): Promise<string[]> {
+  const { rows } = await knex.raw<{ rows: { name: string }[] }>("select relnamespace::regnamespace || '.' || relname as name from pg_class where relkind = 'r' and (relnamespace::regnamespace || '.' || relname) like ?", [pattern]);
+  return rows.map((row) => row.name);
+}
 
 t.test("an import killed with SIGKILL at any point leaves the data, the version and the locks as they were", async (t) => {
   const { knex, url } = await createTestDatabase(t);
@@ -99,9 +115,9 @@ t.test("an import killed with SIGKILL at any point leaves the data, the version 
   await generateDataset(big, { companies: 20_000, programs: 400_000, losses: 40_000, seed: "killed mid-load", asOf: "2026-11-22" });
   t.comment(`generated the large folder in ${Math.round(performance.now() - started)} ms`);
 
-  for (const [point, reached] of KILL_POINTS) {
+  for (const { point, options, reached } of KILL_POINTS) {
     started = performance.now();
-    const victim = startCliImport(url, big);
+    const victim = startCliImport(url, ...options, big);
     let exited = false;
     void victim.done.then(() => (exited = true));
     const underWay = await poll(`the import ${point}`, 60_000, async () => {
@@ -121,12 +137,14 @@ t.test("an import killed with SIGKILL at any point leaves the data, the version 
     t.comment(`${point}: its backends ended ${Math.round(performance.now() - gone)} ms after the kill`);
     const { rows: locks } = await knex.raw<{ rows: unknown[] }>("select 1 from pg_locks where pid = any(?::int[])", [pids]);
     t.equal(locks.length, 0, `${point}: no lock of the killed import is left`);
-    const { rows: leftovers } = await knex.raw<{ rows: unknown[] }>("select 1 from pg_class where relname like 'cpb\\_%'");
-    t.equal(leftovers.length, 0, `${point}: no table the import was building is left`);
+    t.same(await tablesIn(knex, "public.cpb\\_%"), [], `${point}: no table of the import is left among the service's`);
+    // The direct road's replacements were committed in the scratch schema: the next import removes them.
+    if (!options.includes("--replace")) t.same(await tablesIn(knex, "cpb_import.%"), [], `${point}: nothing is left in the scratch schema`);
 
     t.same(await snapshot(knex), before, `${point}: every table's rows and checksums are exactly the old ones`);
     t.equal(await datasetVersion(knex), 1, `${point}: the dataset version is still 1`);
   }
+  t.not((await tablesIn(knex, "cpb_import.%")).length, 0, "the killed --replace left its replacements in the scratch schema");
 
   started = performance.now();
   const again = await startCliImport(url, big).done;
@@ -137,4 +155,5 @@ t.test("an import killed with SIGKILL at any point leaves the data, the version 
   t.ok((after.programs?.rows ?? 0) >= 400_000, "the large folder's programs are in");
   t.ok((after.loss_events?.rows ?? 0) >= 40_000, "the large folder's losses are in");
   t.not(after.programs?.md5, before.programs?.md5);
+  t.same(await tablesIn(knex, "cpb_import.%"), [], "the next import removed what the killed one left in the scratch schema");
 });

@@ -5,11 +5,11 @@ import type { Client } from "pg";
 import { bumpDatasetVersion } from "./bump-dataset-version.js";
 import { loadDirectly } from "./direct-load.js";
 import { DATASET_FILES, type DatasetFile } from "./dataset-files.js";
+import { clearScratch, releaseImportLock, takeImportLock } from "./import-scratch.js";
 import { acquirePgClient, releasePgClient } from "./pg-connection.js";
 import { readRejects, writeRejectsCsv, type RejectReport } from "./reject-report.js";
 import { checkRows } from "./row-checks.js";
 import { createRejectsTable, stageFile, stagingTable, type ProgressListener } from "./staging.js";
-import { clearScratch, releaseImportLock, takeImportLock } from "./import-scratch.js";
 import { swapIn } from "./table-swap.js";
 import { writeTables } from "./write-tables.js";
 
@@ -23,7 +23,7 @@ export interface ImportOptions {
   /** How many problems the summary carries in full. */
   reportLimit?: number;
   onProgress?: (file: string, ...progress: Parameters<ProgressListener>) => void;
-  /** Run the checks between rows even when the rebuilt tables' keys would hold them (the exact road, which tests compare with). */
+  /** Take the exact road even for a first load or --replace: stage and check every row first (tests compare both roads). */
   checkFirst?: boolean;
 }
 

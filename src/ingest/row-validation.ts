@@ -37,6 +37,7 @@ export function createRowValidator(spec: DatasetFile, options: ValidatorOptions 
   let chunk = "";
   let rows = 0;
   const columns = spec.columns;
+  const escaped = columns.map((column) => column.sqlType === "text");
   /** The COPY line of one record; the header's record only sets the column positions. */
   const readRecord = ({ fields: record, line }: CsvRecord): void => {
     if (positions === undefined) {
@@ -61,7 +62,8 @@ export function createRowValidator(spec: DatasetFile, options: ValidatorOptions 
       if (read === null) {
         values += "\t\\N";
       } else if (typeof read === "string") {
-        values += `\t${copyEscape(read)}`;
+        // Only text can hold what COPY escapes; numbers, dates and codes never do.
+        values += `\t${escaped[i] ? copyEscape(read) : read}`;
       } else {
         if (!misshapen) (problems ??= []).push([column.header, text, read.reason]);
         values += "\t\\N";

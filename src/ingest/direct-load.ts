@@ -47,7 +47,7 @@ export async function loadDirectly(load: DirectLoad): Promise<Replacement[] | un
   // Every file the whole content of its table: the stored rows are replaced, or none are stored.
   const chosen = await chooseReplacements(client, present, (_, stored) => replace || stored === 0);
   if (chosen.size < present.length) return undefined;
-  const builders = await Promise.all(Array.from({ length: Math.min(BUILDERS, present.length) }, () => openBuilder(load.knex)));
+  const builders = await openBuilders(load.knex, Math.min(BUILDERS, present.length));
   // At the first failure, what the other builder is running is moot: cancel it.
   const cancel = () => {
     for (const builder of builders) void client.query("select pg_cancel_backend($1)", [builder.pid]).catch(() => undefined);
@@ -70,15 +70,29 @@ export async function loadDirectly(load: DirectLoad): Promise<Replacement[] | un
 const UNIQUE_VIOLATION = "23505";
 const FOREIGN_KEY_VIOLATION = "23503";
 
+/** Connections of their own; if one cannot be opened, none is left open. */
+async function openBuilders(knex: Knex, count: number): Promise<{ client: Client; pid: number }[]> {
+  const opened = await Promise.allSettled(Array.from({ length: count }, () => openBuilder(knex)));
+  const failed = opened.find((result) => result.status === "rejected");
+  if (!failed) return opened.map((result) => (result as PromiseFulfilledResult<{ client: Client; pid: number }>).value);
+  await Promise.all(opened.map((result) => (result.status === "fulfilled" ? result.value.client.end().catch(() => undefined) : undefined)));
+  throw failed.reason;
+}
+
 /** A connection of its own, to the import's database, with its backend's pid (to cancel what it runs). */
 async function openBuilder(knex: Knex): Promise<{ client: Client; pid: number }> {
   const client = new pg.Client((knex.client as { config: { connection: pg.ClientConfig } }).config.connection);
   await client.connect();
-  // Index builds sort whole tables: give them memory on this connection only.
-  await client.query("set maintenance_work_mem = '256MB'");
-  await client.query("set work_mem = '256MB'");
-  const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
-  return { client, pid: rows[0]!.pid };
+  try {
+    // Index builds sort whole tables: give them memory on this connection only.
+    await client.query("set maintenance_work_mem = '256MB'");
+    await client.query("set work_mem = '256MB'");
+    const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+    return { client, pid: rows[0]!.pid };
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** One direct load's files, taken in file order by whichever builder is free. */

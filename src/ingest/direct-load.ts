@@ -102,6 +102,8 @@ class BuildRun {
   private readonly built: (Replacement | undefined)[] = [];
   /** Per table: settles when its replacement has its keys (what foreign keys to it need). */
   private readonly keyed = new Map<string, { promise: Promise<void>; resolve(): void; reject(error: unknown): void }>();
+  /** The tables this load replaces: foreign keys to them point at their replacements. */
+  private readonly replacing: ReadonlySet<string>;
   /** Node reads one file at a time: a second read would only slow the first. */
   private reading: Promise<unknown> = Promise.resolve();
   private readonly abort = new AbortController();
@@ -112,6 +114,7 @@ class BuildRun {
     private readonly stored: ReadonlyMap<string, number>,
     private readonly cancel: () => void,
   ) {
+    this.replacing = new Set(stored.keys());
     for (const spec of load.present) {
       let settle!: { resolve(): void; reject(error: unknown): void };
       const promise = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
@@ -158,11 +161,10 @@ class BuildRun {
     this.stopIfFailed();
     await completeReplacement(builder, replacement);
     this.keyed.get(spec.table)!.resolve();
-    const replacing = new Set(this.stored.keys());
-    const parents = replacement.definition.foreignKeys.map((key) => key.references).filter((table) => replacing.has(table));
+    const parents = replacement.definition.foreignKeys.map((key) => key.references).filter((table) => this.replacing.has(table));
     await Promise.all(parents.map((table) => this.keyed.get(table)!.promise));
     this.stopIfFailed();
-    await referenceFrom(builder, replacement, replacing);
+    await referenceFrom(builder, replacement, this.replacing);
     Object.assign(this.load.files[i]!, await countRestated(builder, spec, replacement.table, text.rows, stored));
     this.built[i] = replacement;
   }

@@ -100,7 +100,6 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
     // that restate it are merged.
     await client.query("set constraints all deferred");
     await createRejectsTable(client);
-    const writing = { client, present, presentFiles, files, fileColumns, replace, timed };
     if (direct) {
       await swapIn(client, direct);
     } else {
@@ -126,7 +125,7 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
       await client.query("rollback");
       throw new ImportRejectedError({ files, rejects });
     }
-    const { merged } = direct ? { merged: [] } : await writeTables(writing);
+    const { merged } = direct ? { merged: [] } : await writeTables({ client, present, presentFiles, files, fileColumns, replace, timed });
     const version = await bumpDatasetVersion(client);
     await client.query("commit");
     await refreshPlannerStatistics(client, merged);
@@ -156,9 +155,10 @@ async function countRejected(client: Client, spec: DatasetFile): Promise<number>
 }
 
 /**
- * After a merge the planner needs fresh statistics (a replaced table has them already), and the trigram index of
- * company names its pending list merged (only autovacuum would otherwise do it, and
- * until then the planner prices the index too high to use it).
+ * After a merge the planner needs fresh statistics (a replaced table has them
+ * already), and the trigram index of company names its pending list merged (only
+ * autovacuum would otherwise do it, and until then the planner prices the index too
+ * high to use it).
  */
 async function refreshPlannerStatistics(client: Client, loaded: DatasetFile[]): Promise<void> {
   const tables = loaded.map((spec) => spec.table);

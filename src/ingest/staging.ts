@@ -29,7 +29,7 @@ export async function createRejectsTable(client: Client): Promise<void> {
 export type ProgressListener = (bytesRead: number, bytesTotal: number) => void;
 
 /**
- * Streams one CSV file into its staging table (copyFile), then records the problems
+ * Streams one CSV file into its staging table (writeCopyText), then records the problems
  * of the rows refused by their fields. Returns the number of records read and the
  * columns the file has.
  */
@@ -45,7 +45,8 @@ export async function stageFile(
   await client.query(
     `create temp table ${stage} (line integer not null, rejected boolean not null, problems jsonb, ${columns.join(", ")}) on commit drop`,
   );
-  const read = await copyFile(client, spec, path, `copy ${stage} (line, rejected, problems, ${spec.columns.map((c) => c.column).join(", ")}) from stdin`, {}, onProgress);
+  const copy = client.query(copyFrom(`copy ${stage} (line, rejected, problems, ${spec.columns.map((c) => c.column).join(", ")}) from stdin`));
+  const read = await writeCopyText(spec, path, copy, {}, onProgress);
   await client.query(
     `insert into ${REJECTS_TABLE} (file_rank, file, line, column_name, value, reason)
      select $1, $2, s.line, p->>0, p->>1, p->>2
@@ -57,25 +58,9 @@ export async function stageFile(
 }
 
 /**
- * Streams one CSV file through the record reader and the row checks into a COPY
- * (memory stays flat whatever the size). Returns the records read and the columns
- * the file has.
- */
-export async function copyFile(
-  client: Client,
-  spec: DatasetFile,
-  path: string,
-  copySql: string,
-  options: ValidatorOptions,
-  onProgress?: ProgressListener,
-): Promise<{ rows: number; columns: string[] }> {
-  return writeCopyText(spec, path, client.query(copyFrom(copySql)), options, onProgress);
-}
-
-/**
  * Turns one CSV file into COPY text, its fields checked on the way, written to `sink`
- * (a COPY, or a file to copy from later). Returns the records read and the columns
- * the file has.
+ * (a COPY FROM STDIN), streamed so memory stays flat whatever the size. Returns the
+ * records read and the columns the file has.
  */
 export async function writeCopyText(
   spec: DatasetFile,

@@ -32,7 +32,7 @@ export interface RebuildContext {
   replacing: ReadonlySet<string>;
 }
 
-export function replacementName(table: string): string {
+function replacementName(table: string): string {
   return `${SCRATCH_SCHEMA}.${table}`;
 }
 

@@ -22,10 +22,9 @@ import { describeMachine } from "./peer/machine.js";
 import { dropDatabase, migrate, recreateDatabase, withClient } from "./peer/bench-database.js";
 import { findClasses } from "./peer/classes.js";
 import { prepareDataFolder } from "./peer/data-folder.js";
-import { startIdentity } from "./peer/identity.js";
 import { operationNamed } from "./peer/operations.js";
 import { AS_OF, countsAt, SEED } from "./peer/options.js";
-import { startServer } from "./peer/server-process.js";
+import { startServerWithIdentity } from "./peer/server-process.js";
 import { median } from "./peer/stats.js";
 import { baseVariant } from "./peer/variants.js";
 import { measureFloor, psql, type FloorTiming } from "./import/floor.js";
@@ -117,17 +116,12 @@ async function checkpoint(databaseUrl: string): Promise<void> {
 }
 
 async function measureReaders(databaseUrl: string, companies: number) {
-  const identity = await startIdentity();
-  cleanups.push(() => identity.close());
-  const server = await startServer({
+  const { identity, server } = await startServerWithIdentity({
     databaseUrl,
-    issuer: identity.issuer,
-    audience: identity.audience,
-    asOf: AS_OF,
     peerIndex: "off",
     logFile: `${options.jsonFile.replace(/\.json$/, "")}.server.log`,
   });
-  cleanups.push(() => server.stop());
+  cleanups.push(() => identity.close(), () => server.stop());
   await server.ready(120_000);
   const narrow = (await withClient(databaseUrl, (client) => findClasses(client, AS_OF))).find((c) => c.name === "narrow")!;
   const benchmarkCall = operationNamed("POST assessment").call(narrow, baseVariant(narrow));

@@ -27,7 +27,6 @@ import { prepareDataFolder } from "./peer/data-folder.js";
 import { centsText } from "./peer/decimal-text.js";
 import { createFailureLog } from "./peer/failures.js";
 import { createApiClient, type ApiClient } from "./peer/http-client.js";
-import { startIdentity } from "./peer/identity.js";
 import { startLoadGenerator, type LoadGenerator } from "./peer/load-generator.js";
 import { describeMachine } from "./peer/machine.js";
 import { operationNamed, OPERATIONS } from "./peer/operations.js";
@@ -38,7 +37,7 @@ import { readReadyz } from "./peer/readyz.js";
 import { runRebuild } from "./peer/rebuild.js";
 import { fetchReference, type ClassReference } from "./peer/reference-answers.js";
 import { classReport, formatReport, limitFor, type BenchReport, type ReportRow } from "./peer/report.js";
-import { startServer } from "./peer/server-process.js";
+import { startServerWithIdentity } from "./peer/server-process.js";
 import { baseVariant, createVariants } from "./peer/variants.js";
 import { loadSpec, primeLoad, runWarm } from "./peer/warm-run.js";
 
@@ -71,17 +70,12 @@ async function main(): Promise<void> {
   }));
 
   // The server, with authentication on, its memory sampled from its first moment.
-  const identity = await startIdentity();
-  cleanups.push(() => identity.close());
-  const server = await startServer({
+  const { identity, server } = await startServerWithIdentity({
     databaseUrl,
-    issuer: identity.issuer,
-    audience: identity.audience,
-    asOf: AS_OF,
     peerIndex: options.engine === "index" ? "on" : "off",
     logFile: `${options.jsonFile.replace(/\.json$/, "")}.server.log`,
   });
-  cleanups.push(() => server.stop());
+  cleanups.push(() => identity.close(), () => server.stop());
   const rss = startRssSampler(server.pid);
   cleanups.push(async () => rss.stop());
   step(`cpb serve (pid ${server.pid}) at ${server.baseUrl}: waiting for /readyz`);

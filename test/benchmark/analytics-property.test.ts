@@ -18,7 +18,7 @@ import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { EDGE_AS_OF, writeEdgeDataset } from "./helpers/edge-dataset.js";
 import { ANALYTICS_OPERATIONS, type AnalyticsOperation } from "./helpers/operations.js";
 import { drawRequest, type DrawSource } from "./helpers/random-request.js";
-import { createSeededRandom, type SeededRandom } from "./helpers/seeded-random.js";
+import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 import { toBody, toQuery } from "./helpers/wire-request.js";
 import type { ReferenceRequest } from "./reference/model-types.js";
 

@@ -20,7 +20,7 @@ import { readCsv } from "../ingest/helpers/read-csv.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { ANALYTICS_OPERATIONS } from "./helpers/operations.js";
 import { drawRequest } from "./helpers/random-request.js";
-import { createSeededRandom } from "./helpers/seeded-random.js";
+import { createSeededRandom } from "../helpers/seeded-random.js";
 import type { ReferenceRequest } from "./reference/model-types.js";
 
 const AS_OF = "2026-08-31";

@@ -4,6 +4,7 @@ import { pipeline } from "node:stream/promises";
 import { Writable } from "node:stream";
 import t from "tap";
 import { createCsvRecordReader, type CsvRecord } from "../../src/ingest/csv-records.js";
+import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 
 interface Outcome {
   /** Where csv-parse took over (not compared: csv-parse alone reads from line 1). */
@@ -63,63 +64,51 @@ async function read(pieces: string[]): Promise<Outcome> {
   }
 }
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed from its seed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-
 /** Field text: mostly plain, sometimes with every character RFC 4180 makes special. */
-function fieldValue(next: () => number): string {
+function fieldValue(random: SeededRandom): string {
   const plain = ["", "a", "Acme", "42", "1234.56", " ", "é", "x y"];
   const special = [",", '"', "\n", "\r\n", "\r", "\uFEFF"];
   let value = "";
-  const length = Math.floor(next() * 4);
-  for (let i = 0; i < length; i++) value += pick(next, next() < 0.15 ? special : plain);
+  const length = random.int(4);
+  for (let i = 0; i < length; i++) value += random.pick(random.chance(0.15) ? special : plain);
   return value;
 }
 
 /** A CSV text: well formed records in one delimiter, then perhaps damaged the way real files are. */
-function csvText(next: () => number): string {
-  const delimiter = pick(next, ["\n", "\r\n", "\r"]);
-  const columns = 1 + Math.floor(next() * 4);
+function csvText(random: SeededRandom): string {
+  const delimiter = random.pick(["\n", "\r\n", "\r"]);
+  const columns = 1 + random.int(4);
   const lines: string[] = [];
-  const records = Math.floor(next() * 8);
+  const records = random.int(8);
   for (let r = 0; r < records; r++) {
-    if (next() < 0.1) {
+    if (random.chance(0.1)) {
       lines.push("");
       continue;
     }
-    const width = next() < 0.15 ? Math.max(1, columns + pick(next, [-1, 1])) : columns;
+    const width = random.chance(0.15) ? Math.max(1, columns + random.pick([-1, 1])) : columns;
     const fields: string[] = [];
     for (let c = 0; c < width; c++) {
-      const value = fieldValue(next);
+      const value = fieldValue(random);
       const mustQuote = /["\r\n,]/.test(value);
-      fields.push(mustQuote || next() < 0.2 ? `"${value.replaceAll('"', '""')}"` : value);
+      fields.push(mustQuote || random.chance(0.2) ? `"${value.replaceAll('"', '""')}"` : value);
     }
     lines.push(fields.join(","));
   }
-  let text = (next() < 0.2 ? "\uFEFF" : "") + lines.join(delimiter) + (next() < 0.7 ? delimiter : "");
-  const damages = next() < 0.5 ? Math.floor(next() * 3) : 0;
+  let text = (random.chance(0.2) ? "\uFEFF" : "") + lines.join(delimiter) + (random.chance(0.7) ? delimiter : "");
+  const damages = random.chance(0.5) ? random.int(3) : 0;
   for (let d = 0; d < damages; d++) {
-    const at = Math.floor(next() * (text.length + 1));
-    text = text.slice(0, at) + pick(next, ['"', "\r", "\n", " ", ",", '" ', "\r\n"]) + text.slice(at);
+    const at = random.int(text.length + 1);
+    text = text.slice(0, at) + random.pick(['"', "\r", "\n", " ", ",", '" ', "\r\n"]) + text.slice(at);
   }
   return text;
 }
 
 /** The text cut at random places: inside quotes, between CR and LF, anywhere. */
-function pieces(next: () => number, text: string): string[] {
+function pieces(random: SeededRandom, text: string): string[] {
   const cuts: string[] = [];
   let at = 0;
   while (at < text.length) {
-    const length = 1 + Math.floor(next() * Math.max(1, text.length / 2));
+    const length = 1 + random.int(Math.max(1, text.length / 2));
     cuts.push(text.slice(at, at + length));
     at += length;
   }
@@ -131,10 +120,10 @@ t.test("the reader gives what csv-parse alone gives, records, lines and errors, 
   let fellBack = 0;
   let broken = 0;
   for (let seed = 1; seed <= runs; seed++) {
-    const next = random(seed);
-    const text = csvText(next);
+    const random = createSeededRandom(`csv ${seed}`);
+    const text = csvText(random);
     const expected = await exactly(text);
-    const { exactFromLine, ...actual } = await read(pieces(next, text));
+    const { exactFromLine, ...actual } = await read(pieces(random, text));
     if (expected.error) broken++;
     if (exactFromLine !== undefined) fellBack++;
     if (JSON.stringify(actual) !== JSON.stringify(expected)) {

@@ -1,4 +1,5 @@
 import t from "tap";
+import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 import { integer, MAX_INT32, MAX_SAFE, money, Refusal, type FieldRead } from "../../src/ingest/field-readers.js";
 
 /**
@@ -38,17 +39,9 @@ const storedCents = (read: FieldRead) =>
     return `${BigInt(whole!)}.${fraction.padEnd(2, "0")}`;
   });
 
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Number-like text: any length of digits around the limits, leading zeros, signs, points, stray characters. */
-function numberText(next: () => number): string {
+function numberText(random: SeededRandom): string {
+  const next = random.next;
   const digits = (n: number) => Array.from({ length: n }, () => String(Math.floor(next() * 10))).join("");
   const sign = next() < 0.15 ? "-" : next() < 0.03 ? "+" : "";
   const zeros = next() < 0.1 ? "0".repeat(1 + Math.floor(next() * 3)) : "";
@@ -64,9 +57,9 @@ t.test("integer and money readers give what the rules done in BigInt give", asyn
   const ids = integer(1n, MAX_SAFE);
   const smallIds = integer(1n, MAX_INT32);
   const counts = integer(0n, MAX_SAFE);
-  const next = random(2026);
+  const random = createSeededRandom("field readers");
   for (let i = 0; i < 200_000; i++) {
-    const text = numberText(next);
+    const text = numberText(random);
     for (const [reader, min, max] of [
       [ids, 1n, MAX_SAFE],
       [smallIds, 1n, MAX_INT32],

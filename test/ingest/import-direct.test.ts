@@ -5,6 +5,7 @@ import t from "tap";
 import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
 import { ImportRejectedError, importDataset, type ImportOptions } from "../../src/ingest/import-dataset.js";
 import { createTestDatabase } from "../helpers/database.js";
+import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 import { createTempDir } from "./helpers/temp-dir.js";
 
 /**
@@ -16,15 +17,6 @@ import { createTempDir } from "./helpers/temp-dir.js";
  */
 
 type Folder = Map<string, string[]>;
-
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function readFolder(dir: string): Promise<Folder> {
   const folder: Folder = new Map();
@@ -47,21 +39,20 @@ function setField(lines: string[], line: number, column: string, value: string):
   lines[line] = fields.join(",");
 }
 
-const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-const dataLine = (next: () => number, lines: string[]) => 1 + Math.floor(next() * (lines.length - 1));
+const dataLine = (random: SeededRandom, lines: string[]) => 1 + random.int(lines.length - 1);
 
 /** The ways a partner's folder goes wrong between rows, and one way a field does. */
-const MUTATIONS: [string, (folder: Folder, next: () => number) => void][] = [
+const MUTATIONS: [string, (folder: Folder, random: SeededRandom) => void][] = [
   ["nothing", () => undefined],
-  ["a repeated program id", (f, next) => { const p = f.get("programs.csv")!; p.push(p[dataLine(next, p)]!); }],
-  ["a repeated company id", (f, next) => { const c = f.get("companies.csv")!; c.push(c[dataLine(next, c)]!); }],
-  ["a program of no company", (f, next) => { const p = f.get("programs.csv")!; setField(p, dataLine(next, p), "company_id", "999999"); }],
-  ["a loss of no company", (f, next) => { const l = f.get("losses.csv")!; setField(l, dataLine(next, l), "company_id", "888888"); }],
-  ["a program's LOB of another coverage", (f, next) => { const p = f.get("programs.csv")!; const line = dataLine(next, p); setField(p, line, "line_of_business_id", p[line]!.split(",")[3] === "1" ? "30" : "1"); }],
-  ["a LOB moved to another coverage", (f, next) => { const l = f.get("lines_of_business.csv")!; setField(l, dataLine(next, l), "coverage_id", String(1 + Math.floor(next() * 10))); }],
-  ["a company dropped", (f, next) => { const c = f.get("companies.csv")!; c.splice(dataLine(next, c), 1); }],
+  ["a repeated program id", (f, random) => { const p = f.get("programs.csv")!; p.push(p[dataLine(random, p)]!); }],
+  ["a repeated company id", (f, random) => { const c = f.get("companies.csv")!; c.push(c[dataLine(random, c)]!); }],
+  ["a program of no company", (f, random) => { const p = f.get("programs.csv")!; setField(p, dataLine(random, p), "company_id", "999999"); }],
+  ["a loss of no company", (f, random) => { const l = f.get("losses.csv")!; setField(l, dataLine(random, l), "company_id", "888888"); }],
+  ["a program's LOB of another coverage", (f, random) => { const p = f.get("programs.csv")!; const line = dataLine(random, p); setField(p, line, "line_of_business_id", p[line]!.split(",")[3] === "1" ? "30" : "1"); }],
+  ["a LOB moved to another coverage", (f, random) => { const l = f.get("lines_of_business.csv")!; setField(l, dataLine(random, l), "coverage_id", String(1 + random.int(10))); }],
+  ["a company dropped", (f, random) => { const c = f.get("companies.csv")!; c.splice(dataLine(random, c), 1); }],
   ["a coverage dropped", (f) => { const c = f.get("coverages.csv")!; c.splice(c.length - 1, 1); }],
-  ["a negative premium", (f, next) => { const p = f.get("programs.csv")!; setField(p, dataLine(next, p), "premium", "-5"); }],
+  ["a negative premium", (f, random) => { const p = f.get("programs.csv")!; setField(p, dataLine(random, p), "premium", "-5"); }],
   ["no programs file", (f) => void f.delete("programs.csv")],
   ["no companies file", (f) => void f.delete("companies.csv")],
 ];
@@ -88,7 +79,7 @@ t.test("the direct road ends exactly as staging and checking first, whatever the
   await generateDataset(baseDir, { companies: 40, programs: 200, losses: 60, seed: "direct", asOf: "2026-11-22" });
   const base = await readFolder(baseDir);
   const work = await createTempDir(t, "cpb-direct-case-");
-  const next = random(13);
+  const random = createSeededRandom("direct road");
   const seen = new Set<string>();
   for (let run = 0; run < 36; run++) {
     const empty = run % 3 === 0;
@@ -98,10 +89,10 @@ t.test("the direct road ends exactly as staging and checking first, whatever the
       for (const { knex } of [direct, checked]) await knex.raw("truncate coverages, lines_of_business, companies, programs, loss_events");
     }
     const folder: Folder = new Map([...base].map(([file, lines]) => [file, [...lines]]));
-    const [name, mutate] = pick(next, MUTATIONS);
-    mutate(folder, next);
+    const [name, mutate] = random.pick(MUTATIONS);
+    mutate(folder, random);
     await writeFolder(work, folder);
-    const options: ImportOptions = { replace: next() < 0.5, skipInvalid: next() < 0.4 };
+    const options: ImportOptions = { replace: random.chance(0.5), skipInvalid: random.chance(0.4) };
     const label = `${name}${empty ? " into empty tables" : ""}${options.replace ? ", --replace" : ""}${options.skipInvalid ? ", --skip-invalid" : ""}`;
     seen.add(name);
     const fast = await outcome(direct.knex, work, options);

@@ -14,7 +14,7 @@ import { importDataset } from "../../src/ingest/import-dataset.js";
 import { buildSnapshot } from "../../src/peer-index/build-snapshot.js";
 import { createIndexPeerEngine } from "../../src/peer-index/index-engine.js";
 import { createSqlPeerEngine } from "../../src/store/sql-peer-engine.js";
-import { createSeededRandom, type SeededRandom } from "../benchmark/helpers/seeded-random.js";
+import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { readCsv } from "../ingest/helpers/read-csv.js";

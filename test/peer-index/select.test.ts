@@ -2,7 +2,7 @@
 // equal) and random positions, each selected value is the one a full sort puts there.
 import t from "tap";
 import { selectPositions } from "../../src/peer-index/select.js";
-import { createSeededRandom } from "../benchmark/helpers/seeded-random.js";
+import { createSeededRandom } from "../helpers/seeded-random.js";
 
 const random = createSeededRandom("select-1");
 

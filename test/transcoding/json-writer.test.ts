@@ -7,7 +7,7 @@ import { CompanySchema, GetCompanyResponseSchema, SearchCompaniesResponseSchema 
 import { LimitAdequacySchema, LossCaseSchema, PostLimitAdequacyDataResponseSchema } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { JsonBytes } from "../../src/transcoding/json-bytes.js";
 import { fieldJson, messageJson } from "../../src/transcoding/json-writer.js";
-import { createSeededRandom, type SeededRandom } from "../benchmark/helpers/seeded-random.js";
+import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 
 const random = createSeededRandom("json-writer-1");
 

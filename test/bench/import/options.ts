@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
 import path from "node:path";
+import { positiveNumber } from "../peer/options.js";
 
 const DEFAULT_SERVER_URL = "postgres://postgres@127.0.0.1:5432";
 
@@ -18,13 +19,8 @@ export interface ImportBenchOptions {
   readers: number;
 }
 
-function positiveNumber(text: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`"${text}" is not a positive number`);
-  return value;
-}
-
-function wholeNumber(text: string): number {
+/** A count that must be at least 1 (peer/options.ts's wholeNumber takes 0). */
+function countAboveZero(text: string): number {
   if (!/^[1-9]\d*$/.test(text)) throw new InvalidArgumentError(`"${text}" is not a whole number above 0`);
   return Number(text);
 }
@@ -34,8 +30,8 @@ export function readImportOptions(argv: readonly string[], cwd = process.cwd()):
     .description("cpb import against PostgreSQL's own raw load (psql \\copy and primary keys), in one run")
     .option("--scale <factor>", "data size as a fraction of Advisen scale (default 1; smoke 0.01)", positiveNumber)
     .option("--smoke", "a small run for CI: scale 0.01, one round, 1 s of baseline reading")
-    .option("--rounds <n>", "floor and import measured n times each, alternating (default 1)", wholeNumber)
-    .option("--readers <n>", "concurrent API readers during the --replace import", wholeNumber, 4)
+    .option("--rounds <n>", "floor and import measured n times each, alternating (default 1)", countAboveZero)
+    .option("--readers <n>", "concurrent API readers during the --replace import", countAboveZero, 4)
     .option("--baseline <seconds>", "reading before the --replace import starts (default 5; smoke 1)", positiveNumber)
     .option("--server-url <url>", "the PostgreSQL server; the bench creates its own database there", DEFAULT_SERVER_URL)
     .option("--data <dir>", "a generated folder to import (default .cpb/bench/data-<scale>/, generated when missing)")

@@ -43,7 +43,7 @@ function scaleLabel(scale: number): string {
   return String(scale).replace(/[^0-9]/g, "_");
 }
 
-function positiveNumber(text: string): number {
+export function positiveNumber(text: string): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`"${text}" is not a positive number`);
   return value;

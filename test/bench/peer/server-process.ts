@@ -3,6 +3,8 @@ import { mkdirSync, openSync, closeSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "../../../src/dev/free-port.js";
 import { CPB_BIN } from "./cpb-command.js";
+import { startIdentity, type BenchIdentity } from "./identity.js";
+import { AS_OF } from "./options.js";
 import { pollReadyz, type Readyz } from "./readyz.js";
 
 export interface ServerSettings {
@@ -76,4 +78,19 @@ export async function startServer(settings: ServerSettings): Promise<ServerProce
       clearTimeout(killer);
     },
   };
+}
+
+/**
+ * The dev OpenID provider (identity.ts) and `cpb serve` trusting it, on the bench's
+ * as-of date; the caller stops both (the server first).
+ */
+export async function startServerWithIdentity(settings: Pick<ServerSettings, "databaseUrl" | "peerIndex" | "logFile">): Promise<{ identity: BenchIdentity; server: ServerProcess }> {
+  const identity = await startIdentity();
+  try {
+    const server = await startServer({ ...settings, issuer: identity.issuer, audience: identity.audience, asOf: AS_OF });
+    return { identity, server };
+  } catch (error) {
+    await identity.close();
+    throw error;
+  }
 }

@@ -1,7 +1,7 @@
 import { Decimal } from "decimal.js";
 import type { CsvRow, ExposureType, ReferenceDataset, ReferenceRequest } from "../reference/model-types.js";
 import { inWindow, subtractMonths, timeWindow } from "../reference/time-window.js";
-import type { SeededRandom } from "./seeded-random.js";
+import type { SeededRandom } from "../../helpers/seeded-random.js";
 
 /** The data a request is drawn from: the reference rows plus the LOBs of each coverage. */
 export interface DrawSource {

@@ -1,6 +1,6 @@
 import type { ReferenceRequest } from "../reference/model-types.js";
 import { Decimal } from "decimal.js";
-import type { SeededRandom } from "./seeded-random.js";
+import type { SeededRandom } from "../../helpers/seeded-random.js";
 
 /** Which optional inputs an operation takes, beyond the peer group. */
 export interface InputSet {

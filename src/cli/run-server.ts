@@ -7,8 +7,12 @@ import { createPeerIndex } from "../peer-index/peer-index.js";
 import { createDatasetVersionWatcher } from "../store/dataset-version-watcher.js";
 
 /**
- * Serves until SIGTERM or SIGINT, then drains in-flight requests, runs the
- * `cleanup` steps (closing the pool first) and exits 0, within 10 s.
+ * Serves until SIGTERM or SIGINT, then drains (CONVENTIONS.md, Lifecycle and faults):
+ * /readyz answers 503 at once; on SIGTERM the server keeps accepting and answering for
+ * the drain period, each connection closed after its answer, so that the load balancer
+ * stops sending before the listener closes; then in-flight requests finish, the
+ * `cleanup` steps run (closing the pool first) and the process exits 0, within 10 s.
+ * SIGINT (Ctrl-C at a terminal, nobody balancing load) skips the drain period.
  */
 export async function runServer(options: {
   knex: Knex;
@@ -24,6 +28,8 @@ export async function runServer(options: {
   peerIndex: boolean;
   /** ANSWER_CACHE_MB, in bytes. */
   answerCacheBytes: number;
+  /** DRAIN_PERIOD_MS. */
+  drainMs: number;
   cleanup?: () => Promise<void>;
 }): Promise<RunningServer> {
   const { knex, log } = options;
@@ -41,14 +47,18 @@ export async function runServer(options: {
     },
   });
   void watcher.start();
-  const server = await startHttpServer(createApp({ ...options, peerIndex, datasetVersion: () => watcher.current() }), options);
   let stopping = false;
+  const app = createApp({ ...options, peerIndex, datasetVersion: () => watcher.current(), draining: () => stopping });
+  const server = await startHttpServer(app, options);
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, "draining");
+    const drainMs = signal === "SIGTERM" ? options.drainMs : 0;
+    log.info({ signal, drainMs }, "draining");
     const hardStop = setTimeout(() => process.exit(1), 10_000).unref();
-    await server.close(8_000);
+    // What the drain period leaves of 8.5 s goes to requests still running; the pool and the rest close in what is left of 10 s.
+    await server.close(8_500 - drainMs, drainMs);
+    log.info("listener closed; requests finished");
     await watcher.stop();
     peerIndex?.stop();
     await knex.destroy();

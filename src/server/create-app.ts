@@ -43,6 +43,8 @@ export interface AppDependencies {
   peerIndex?: PeerIndex;
   /** ANSWER_CACHE_MB in bytes: room for kept answers (ETags need none, only a dataset version). */
   answerCacheBytes?: number;
+  /** Whether the server is draining before it stops: /readyz then answers 503 at once. */
+  draining?: () => boolean;
   /** Other handlers on the same port under a path prefix (the dev identity provider). */
   mounts?: { prefix: string; handle: (req: NodeRequest, res: NodeResponse) => void }[];
 }
@@ -62,9 +64,9 @@ const LARGE_ANSWER_BYTES = 256 * 1024;
  * Connect, the REST face of the spec as the adapter's fallback, and the health
  * endpoints. The same interceptors (errors, authentication) wrap every protocol.
  */
-export function createApp({ knex, authenticator, log, asOf, mounts = [], datasetVersion, peerIndex, answerCacheBytes = 0 }: AppDependencies) {
+export function createApp({ knex, authenticator, log, asOf, mounts = [], datasetVersion, peerIndex, answerCacheBytes = 0, draining }: AppDependencies) {
   const asOfDate = () => asOf ?? todayUtc();
-  const readiness = createReadiness(knex, authenticator, peerIndex);
+  const readiness = createReadiness(knex, authenticator, peerIndex, draining);
   const sqlEngine = createSqlPeerEngine(knex);
   const peerEngine = peerIndex ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine) : sqlEngine;
   const eventLoopDelay = watchEventLoopDelay();

@@ -1,18 +1,23 @@
 import http from "node:http";
 import http2 from "node:http2";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
+import { followConnections } from "./connection-drain.js";
 import { createOnePortServer } from "./one-port.js";
 
 export interface RunningServer {
   readonly url: string;
   readonly port: number;
   /**
-   * Graceful stop (CONVENTIONS.md, Lifecycle): stop accepting connections, let every
-   * request already received finish (one whose body is still arriving included),
-   * then close every connection. Requests still running after `graceMs` are cut.
+   * Graceful stop (CONVENTIONS.md, Lifecycle). For `drainMs` the server still accepts
+   * and answers, each connection told to close after its answer (`Connection: close`
+   * on HTTP/1.1, GOAWAY on HTTP/2): a connection already in the kernel's listen backlog
+   * has reached the host, and closing the listener would reset it. Then it stops
+   * accepting, lets every request already received finish (one whose body is still
+   * arriving included), and closes every connection. Requests still running
+   * `graceMs` after the listener closed are cut.
    */
-  close(graceMs?: number): Promise<void>;
+  close(graceMs?: number, drainMs?: number): Promise<void>;
 }
 
 /** CONVENTIONS.md: headers within 60 s, a whole request within 5 min. */
@@ -24,11 +29,7 @@ export async function startHttpServer(
   options: { port: number; host: string; timeouts?: typeof TIMEOUTS },
 ): Promise<RunningServer> {
   const timeouts = options.timeouts ?? TIMEOUTS;
-  let inFlight = 0;
-  let closing = false;
   const counted = (req: NodeRequest, res: NodeResponse) => {
-    inFlight++;
-    res.on("close", () => inFlight--);
     // Node enforces requestTimeout on HTTP/1.1 only: an HTTP/2 stream whose body has
     // not arrived in time is cancelled, costing its caller that stream alone.
     if (req.httpVersionMajor === 2) {
@@ -37,9 +38,9 @@ export async function startHttpServer(
       const done = () => clearTimeout(timer);
       req.once("end", done);
       res.once("close", done);
+    } else {
+      connections.requestStarted(req as http.IncomingMessage, res as http.ServerResponse);
     }
-    // While draining, HTTP/1.1 keep-alive connections close after their answer.
-    if (closing && req.httpVersionMajor === 1) res.setHeader("connection", "close");
     handler(req, res);
   };
 
@@ -53,19 +54,12 @@ export async function startHttpServer(
     counted,
   );
   const http2Server = http2.createServer({}, counted);
-  const sessions = new Set<http2.Http2Session>();
   http2Server.on("session", (session) => {
-    sessions.add(session);
-    session.once("close", () => sessions.delete(session));
     // An HTTP/2 connection silent for as long as headers may take is closed.
     session.setTimeout(timeouts.headersMs, () => session.destroy());
   });
-  const sockets = new Set<Socket>();
   const listener = createOnePortServer({ http1, http2: http2Server, firstBytesTimeoutMs: timeouts.headersMs });
-  listener.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
+  const connections = followConnections(listener, http1, http2Server);
 
   await new Promise<void>((resolve, reject) => {
     listener.once("error", reject);
@@ -81,18 +75,19 @@ export async function startHttpServer(
   return {
     url: `http://${host === "0.0.0.0" || host === "[::]" ? "127.0.0.1" : host}:${port}`,
     port,
-    async close(graceMs = 9_000) {
-      closing = true;
-      const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
-      for (const session of sessions) session.close(); // GOAWAY: open streams may finish
-      http1.closeIdleConnections();
-      const deadline = Date.now() + graceMs;
-      while (inFlight > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        http1.closeIdleConnections();
+    async close(graceMs = 9_000, drainMs = 0) {
+      connections.startDraining();
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+      for (const drainEnd = Date.now() + drainMs; Date.now() < drainEnd; ) {
+        connections.settle();
+        await pause(Math.min(25, drainEnd - Date.now()));
       }
-      for (const socket of sockets) socket.destroy();
-      for (const session of sessions) session.destroy();
+      // Right after a poll of the event loop: every connection the kernel had queued
+      // by then is accepted, and the listener closes before the next batch is taken.
+      await new Promise((resolve) => setImmediate(resolve));
+      const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
+      for (const deadline = Date.now() + graceMs; connections.settle() && Date.now() < deadline; ) await pause(25);
+      connections.destroyAll();
       await stopped;
     },
   };

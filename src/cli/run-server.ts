@@ -30,6 +30,7 @@ export async function runServer(options: {
   answerCacheBytes: number;
   /** DRAIN_PERIOD_MS. */
   drainMs: number;
+  admission: AppDependencies["admission"];
   cleanup?: () => Promise<void>;
 }): Promise<RunningServer> {
   const { knex, log } = options;

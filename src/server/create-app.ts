@@ -8,6 +8,7 @@ import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_p
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { Health } from "../../gen/health/v1/health_pb.js";
 import { createAuthInterceptor, identify, recognize, type Authenticator } from "../auth/authenticator.js";
+import { createAdmissionInterceptor } from "../rpc/admission-interceptor.js";
 import { createErrorInterceptor } from "../rpc/error-interceptor.js";
 import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
 import { requestInfoKey } from "../rpc/request-info.js";
@@ -26,6 +27,7 @@ import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import { createIndexPeerEngine } from "../peer-index/index-engine.js";
 import type { PeerIndex } from "../peer-index/peer-index.js";
 import { createSqlPeerEngine } from "../store/sql-peer-engine.js";
+import { createAdmissionGate, type GateOptions } from "./admission-gate.js";
 import { createAnswerCache } from "./answer-cache.js";
 import { watchEventLoopDelay } from "./event-loop-delay.js";
 import { createReadiness } from "./readiness.js";
@@ -43,6 +45,8 @@ export interface AppDependencies {
   peerIndex?: PeerIndex;
   /** ANSWER_CACHE_MB in bytes: room for kept answers (ETags need none, only a dataset version). */
   answerCacheBytes?: number;
+  /** ANALYTICS_CONCURRENCY, ANALYTICS_QUEUE, ANALYTICS_MAX_WAIT_MS: the admission gate of the peer-group calls. */
+  admission?: GateOptions;
   /** Whether the server is draining before it stops: /readyz then answers 503 at once. */
   draining?: () => boolean;
   /** Other handlers on the same port under a path prefix (the dev identity provider). */
@@ -50,6 +54,14 @@ export interface AppDependencies {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 413
+
+/** Tests and embedders that set no gate: as `cpb serve` does by default (config.ts). */
+const DEFAULT_ADMISSION: GateOptions = { concurrency: 2, maxQueue: 64, maxWaitMs: 1_000 };
+
+/** The calls that compute over a peer group: every assessment, and limit adequacy. Lookups and search are not. */
+function computesOverPeers(service: string, method: string): boolean {
+  return service === AssessmentService.typeName || (service === LossDetailsService.typeName && method !== "GetLossDetails");
+}
 /**
  * One answer takes at most this share of the answer cache: a limit-adequacy answer of a
  * broad group is megabytes (2.9 MB at Advisen scale) and is the one most worth keeping,
@@ -64,12 +76,24 @@ const LARGE_ANSWER_BYTES = 256 * 1024;
  * Connect, the REST face of the spec as the adapter's fallback, and the health
  * endpoints. The same interceptors (errors, authentication) wrap every protocol.
  */
-export function createApp({ knex, authenticator, log, asOf, mounts = [], datasetVersion, peerIndex, answerCacheBytes = 0, draining }: AppDependencies) {
+export function createApp({
+  knex,
+  authenticator,
+  log,
+  asOf,
+  mounts = [],
+  datasetVersion,
+  peerIndex,
+  answerCacheBytes = 0,
+  draining,
+  admission = DEFAULT_ADMISSION,
+}: AppDependencies) {
   const asOfDate = () => asOf ?? todayUtc();
   const readiness = createReadiness(knex, authenticator, peerIndex, draining);
   const sqlEngine = createSqlPeerEngine(knex);
   const peerEngine = peerIndex ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine) : sqlEngine;
   const eventLoopDelay = watchEventLoopDelay();
+  const gate = createAdmissionGate(admission);
   const apiServices = [AssessmentService, CompanyService, LossDetailsService];
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
@@ -101,6 +125,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
       createAuthInterceptor(authenticator),
       createBindingProblemsInterceptor(),
       createResponseCaptureInterceptor(),
+      createAdmissionInterceptor(gate, computesOverPeers),
     ],
     readMaxBytes: MAX_BODY_BYTES,
     // gRPC and Connect answers compressed as the caller offers (grpc-accept-encoding,
@@ -136,6 +161,7 @@ export function createApp({ knex, authenticator, log, asOf, mounts = [], dataset
           peerIndex: peerIndex?.status() ?? { state: "off" },
           eventLoopDelayMs: eventLoopDelay(),
           answerCache: answerCache.stats(),
+          admission: gate.stats(),
           tokenCache: authenticator.tokenCache?.() ?? null,
         });
       }

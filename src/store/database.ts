@@ -2,6 +2,7 @@ import knexFactory, { type Knex } from "knex";
 import { readdir } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
+import { cancelQueriesWithTheirRequest } from "./query-cancellation.js";
 
 const migrationsDir = fileURLToPath(new URL("../../migrations/", import.meta.url));
 
@@ -20,7 +21,7 @@ export const SERVER_QUERY_TIMEOUT_MS = 8_000;
 
 /** A Knex instance on PostgreSQL, with numeric and bigint columns left as exact text. */
 export function createDatabase(url: string, options: DatabaseOptions = {}): Knex {
-  return knexFactory({
+  const knex = knexFactory({
     client: "pg",
     // Fail fast when the database is away, so callers get a 503 within seconds
     // (CONVENTIONS.md, Lifecycle and faults), never a hang.
@@ -31,6 +32,8 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Knex
     // the same way under tsx, tap and the compiled CLI.
     migrations: { migrationSource: typescriptMigrationSource, tableName: "knex_migrations" },
   });
+  cancelQueriesWithTheirRequest(knex);
+  return knex;
 }
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };

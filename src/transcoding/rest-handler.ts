@@ -103,7 +103,7 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const handler = handlerOf.get(route.method)!;
     const problems = "problems" in bound ? bound.problems : [];
     const contextValues = options.contextValues(req).set(bindingProblemsKey, problems).set(decimalTextsKey, bound.decimalTexts);
-    const answer = await invoke(handler, route, bound.input, req, contextValues);
+    const answer = await invoke(handler, route, bound.input, req, res, contextValues);
     if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer), challengeOf(answer));
     ticket?.keep(answer);
     await sendAnswer(res, answer, cacheHeaders, encoding, ticket);
@@ -237,6 +237,7 @@ async function invoke(
   route: HttpRoute,
   input: Uint8Array,
   req: NodeRequest,
+  res: NodeResponse,
   contextValues: ContextValues,
 ): Promise<Buffer[] | ConnectError> {
   const header = new Headers({ "content-type": "application/proto", "connect-protocol-version": "1" });
@@ -244,8 +245,12 @@ async function invoke(
     const value = req.headers[name];
     if (typeof value === "string") header.set(name, value);
   }
+  // The caller gone before its answer is written: the request's close comes once its
+  // body is read, the response's when the connection goes (nodejs/node#40775).
   const abort = new AbortController();
-  req.once("close", () => abort.abort());
+  res.once("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
   const capture: ResponseCapture = {};
   const response = await handler({
     httpVersion: "1.1",

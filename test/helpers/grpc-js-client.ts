@@ -12,6 +12,7 @@ export function callWithGrpcJs<I extends DescMessage, O extends DescMessage>(
   method: DescMethod & { input: I; output: O },
   request: MessageInitShape<I>,
   metadata: Record<string, string> = {},
+  options: grpc.CallOptions = {},
 ): Promise<MessageShape<O>> {
   const client = new grpc.Client(address.replace(/^http:\/\//, ""), grpc.credentials.createInsecure());
   const meta = new grpc.Metadata();
@@ -23,6 +24,7 @@ export function callWithGrpcJs<I extends DescMessage, O extends DescMessage>(
       (bytes: Buffer) => fromBinary(method.output, bytes),
       create(method.input, request),
       meta,
+      options,
       (error, response) => (error ? reject(error) : resolve(response!)),
     );
   }).finally(() => client.close());

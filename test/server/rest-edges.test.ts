@@ -107,7 +107,15 @@ t.test("health: /healthz always, /readyz and gRPC health when the database answe
   const { eventLoopDelayMs, ...rest } = (await readyz.json()) as { eventLoopDelayMs: Record<string, number> };
   t.same(
     rest,
-    { status: "ready", reasons: [], datasetVersion: null, peerIndex: { state: "off" }, answerCache: null, tokenCache: null },
+    {
+      status: "ready",
+      reasons: [],
+      datasetVersion: null,
+      peerIndex: { state: "off" },
+      answerCache: null,
+      admission: { running: 0, queued: 0, refused: 0, serviceMs: 0 },
+      tokenCache: null,
+    },
     "no version watcher, peer index, answer cache or token cache in this test",
   );
   t.same(Object.keys(eventLoopDelayMs), ["p50", "p99", "max"], "the event loop's delay, in ms");

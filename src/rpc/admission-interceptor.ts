@@ -1,0 +1,45 @@
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { GateRefusal, type AdmissionGate } from "../server/admission-gate.js";
+import { withRequestSignal } from "../store/query-cancellation.js";
+
+/**
+ * Every call ends with its request (issue 14):
+ * - one whose deadline has passed (gRPC's grpc-timeout, Connect's connect-timeout-ms),
+ *   or whose caller has gone, is not computed; one under way has its PostgreSQL
+ *   statement cancelled (query-cancellation.ts);
+ * - the expensive calls, those that compute over a peer group, take a turn at the
+ *   admission gate; beyond its queue they are refused at once with `unavailable` and a
+ *   Retry-After. Lookups, search and health never wait behind them.
+ */
+export function createAdmissionInterceptor(gate: AdmissionGate, isExpensive: (service: string, method: string) => boolean): Interceptor {
+  return (next) => async (req) => {
+    const { signal } = req;
+    if (signal.aborted) throw endedBy(signal.reason);
+    let release: (() => void) | undefined;
+    if (isExpensive(req.service.typeName, req.method.name)) {
+      try {
+        release = await gate.enter(signal);
+      } catch (reason) {
+        if (reason instanceof GateRefusal) {
+          throw new ConnectError(reason.message, Code.Unavailable, { "retry-after": String(reason.retryAfterSeconds) });
+        }
+        throw endedBy(reason);
+      }
+    }
+    try {
+      return await withRequestSignal(signal, () => next(req));
+    } catch (error) {
+      // A statement cancelled because the request ended fails as 57014: report why it ended.
+      if (signal.aborted) throw endedBy(signal.reason);
+      throw error;
+    } finally {
+      release?.();
+    }
+  };
+}
+
+/** Why a request ended before its answer: its deadline (deadline_exceeded), or its caller going away (canceled). */
+function endedBy(reason: unknown): ConnectError {
+  if (reason instanceof ConnectError) return reason;
+  return new ConnectError("the request was cancelled by its caller", Code.Canceled);
+}

@@ -15,6 +15,8 @@ export interface ServerSettings {
   peerIndex: "on" | "off";
   /** The server's stdout and stderr go here (the per-request log line is part of the cost). */
   logFile: string;
+  /** More environment for the server (ANSWER_CACHE_MB=0, say). */
+  env?: Record<string, string>;
 }
 
 export interface ServerProcess {
@@ -46,6 +48,7 @@ export async function startServer(settings: ServerSettings): Promise<ServerProce
       BENCHMARK_AS_OF: settings.asOf,
       LOG_LEVEL: "info",
       PEER_INDEX: settings.peerIndex,
+      ...settings.env,
     },
     stdio: ["ignore", log, log],
   });
@@ -84,7 +87,7 @@ export async function startServer(settings: ServerSettings): Promise<ServerProce
  * The dev OpenID provider (identity.ts) and `cpb serve` trusting it, on the bench's
  * as-of date; the caller stops both (the server first).
  */
-export async function startServerWithIdentity(settings: Pick<ServerSettings, "databaseUrl" | "peerIndex" | "logFile">): Promise<{ identity: BenchIdentity; server: ServerProcess }> {
+export async function startServerWithIdentity(settings: Pick<ServerSettings, "databaseUrl" | "peerIndex" | "logFile" | "env">): Promise<{ identity: BenchIdentity; server: ServerProcess }> {
   const identity = await startIdentity();
   try {
     const server = await startServer({ ...settings, issuer: identity.issuer, audience: identity.audience, asOf: AS_OF });

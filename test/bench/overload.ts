@@ -1,0 +1,83 @@
+/**
+ * The overload bench of issue 14: `npm run bench:overload`.
+ *
+ * `cpb serve` (authentication on, the answer cache off so that every request is
+ * computed) on an imported database, and `--concurrency` clients (128 by default), in a
+ * process of their own, sending the broadest peer group's limit adequacy back to back
+ * for `--seconds`, while a probe asks /healthz every 50 ms. It passes when every answer
+ * is a 200, or a 503 within 100 ms carrying Retry-After, and /healthz always answered
+ * within 100 ms.
+ *
+ *   npm run bench:overload -- --database-url postgres://postgres@127.0.0.1:5432/cpb_advisen
+ *   npm run bench:overload -- --engine sql --seconds 30
+ */
+import { fork } from "node:child_process";
+import path from "node:path";
+import { Command, InvalidArgumentError } from "commander";
+import { withClient } from "./peer/bench-database.js";
+import { findClasses } from "./peer/classes.js";
+import { operationNamed } from "./peer/operations.js";
+import { AS_OF } from "./peer/options.js";
+import { startServerWithIdentity } from "./peer/server-process.js";
+import { baseVariant } from "./peer/variants.js";
+import type { OverloadResult, OverloadSpec } from "./overload/load-child.js";
+
+const FAST_MS = 100;
+
+const options = new Command()
+  .option("--database-url <url>", "an imported database (npm run bench creates one)", "postgres://postgres@127.0.0.1:5432/cpb_bench_1")
+  .option("--engine <engine>", "index or sql", "index")
+  .option("--concurrency <n>", "clients sending at once", whole, 128)
+  .option("--seconds <n>", "how long", whole, 20)
+  .parse(process.argv)
+  .opts<{ databaseUrl: string; engine: "index" | "sql"; concurrency: number; seconds: number }>();
+
+function whole(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${text}" is not a whole number above 0`);
+  return n;
+}
+
+const broadest = (await withClient(options.databaseUrl, (client) => findClasses(client, AS_OF))).find((c) => c.name === "broadest")!;
+const call = operationNamed("POST limit adequacy").call(broadest, baseVariant(broadest));
+const { identity, server } = await startServerWithIdentity({
+  databaseUrl: options.databaseUrl,
+  peerIndex: options.engine === "index" ? "on" : "off",
+  logFile: path.resolve(".cpb/bench/overload.server.log"),
+  env: { ANSWER_CACHE_MB: "0", LOG_LEVEL: "warn" },
+});
+try {
+  await server.ready(300_000);
+  console.log(`cpb serve ready (${options.engine} engine)`);
+  const child = fork(path.resolve(import.meta.dirname, "overload/load-child.ts"), [], { execArgv: ["--import", "tsx"] });
+  const spec: OverloadSpec = { baseUrl: server.baseUrl, token: identity.token, path: call.path, body: call.body!, concurrency: options.concurrency, seconds: options.seconds };
+  const result = await new Promise<OverloadResult>((resolve) => {
+    child.once("message", (message) => resolve(message as OverloadResult));
+    child.send(spec);
+  });
+  child.kill();
+  const after = await (await fetch(`${server.baseUrl}/readyz`)).json();
+  report(result, (after as { admission?: unknown }).admission);
+  const passed =
+    result.errors.length === 0 &&
+    Object.keys(result.byStatus).every((status) => status === "200" || status === "503") &&
+    result.refused.maxMs < FAST_MS &&
+    result.refused.withoutRetryAfter === 0 &&
+    result.healthz.maxMs < FAST_MS &&
+    result.healthz.failed === 0;
+  console.log(passed ? "PASS" : "FAIL");
+  process.exitCode = passed ? 0 : 1;
+} finally {
+  await server.stop();
+  await identity.close();
+}
+
+function report(result: OverloadResult, admission: unknown): void {
+  const perSecond = (n: number) => Math.round(n / options.seconds);
+  console.log(`broadest limit adequacy, ${options.concurrency} clients, ${options.seconds} s:
+  answers:  ${result.answers} (${JSON.stringify(result.byStatus)}), errors ${result.errors.length}${result.errors.length ? `: ${result.errors.join("; ")}` : ""}
+  served:   ${result.served.count} (${perSecond(result.served.count)}/s), p50 ${result.served.p50Ms} ms, p99 ${result.served.p99Ms} ms, max ${result.served.maxMs} ms
+  refused:  ${result.refused.count} (${perSecond(result.refused.count)}/s), p50 ${result.refused.p50Ms} ms, p99 ${result.refused.p99Ms} ms, max ${result.refused.maxMs} ms, without Retry-After ${result.refused.withoutRetryAfter}
+  /healthz: ${result.healthz.samples} probes, p99 ${result.healthz.p99Ms} ms, max ${result.healthz.maxMs} ms, failed ${result.healthz.failed}
+  gate:     ${JSON.stringify(admission)}`);
+}

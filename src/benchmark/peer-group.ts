@@ -32,17 +32,18 @@ export interface PeerGroup {
 /** Checks the peer-group inputs; undefined when any is broken (the problems say why). */
 export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems, text: DecimalText = shortestForm): PeerGroup | undefined {
   const before = problems.list.length;
-  const naics = input.naics.map((code) => code.trim()).filter((code) => code !== "");
+  // A list with a problem already (one over its limit, say) is not read at all.
+  const naics = problems.usable("naics") ? input.naics.map((code) => code.trim()).filter((code) => code !== "") : [];
   if (problems.usable("naics")) {
     if (naics.length === 0) problems.add("naics", "is required");
     for (const code of naics) {
-      if (!/^\d{2,3}$/.test(code)) problems.add("naics", `"${code}" is not a 2- or 3-digit NAICS code`);
+      if (!/^\d{2,3}$/.test(code)) problems.add("naics", `${quoted(code)} is not a 2- or 3-digit NAICS code`);
     }
   }
   if (problems.usable("coverageId") && input.coverageId === undefined) problems.add("coverageId", "is required");
   const exposure = exposureColumn(input.exposureType);
   if (problems.usable("exposureType") && !exposure) {
-    problems.add("exposureType", `"${input.exposureType}" is not an exposure type (Revenues, Employees, Market Cap)`);
+    problems.add("exposureType", `${quoted(input.exposureType)} is not an exposure type (Revenues, Employees, Market Cap)`);
   }
   const low = readRequiredAmount("exposureRangeLow", input.exposureRangeLow, problems, text);
   const high = readRequiredAmount("exposureRangeHigh", input.exposureRangeHigh, problems, text);
@@ -52,7 +53,8 @@ export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems, te
   if (problems.usable("organizationType") && input.organizationType.some((type) => type.includes("\u0000"))) {
     problems.add("organizationType", "must not contain a NUL character");
   }
-  if (problems.list.length > before || !exposure || !low || !high || input.coverageId === undefined) return undefined;
+  const listsRead = problems.usable("naics") && problems.usable("lineOfBusinessId") && problems.usable("organizationType");
+  if (problems.list.length > before || !listsRead || !exposure || !low || !high || input.coverageId === undefined) return undefined;
 
   const lineOfBusinessIds = input.lineOfBusinessId.includes(0) ? [] : [...new Set(input.lineOfBusinessId)];
   const organizationTypes = input.organizationType.map((type) => type.trim().toUpperCase()).filter((type) => type !== "");
@@ -66,6 +68,14 @@ export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems, te
     exposureHigh: high,
     organizationTypes: organizationTypes.includes("ALL") ? [] : [...new Set(organizationTypes)],
   };
+}
+
+/** Longest rejected text a problem repeats: a 1 MiB value is not sent back whole. */
+const QUOTED_CHARS = 40;
+
+/** A rejected text in a problem message, quoted, cut after QUOTED_CHARS. */
+function quoted(text: string): string {
+  return `"${text.length > QUOTED_CHARS ? `${text.slice(0, QUOTED_CHARS)}…` : text}"`;
 }
 
 /** What the database knows of the requested coverage. */

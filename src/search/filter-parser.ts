@@ -26,7 +26,8 @@ const MAX_FILTER_LENGTH = 4096;
  * QuerySyntaxError naming the token and its position.
  */
 export function parseFilter(text: string): Filter {
-  const length = [...text].length;
+  // Code points are at least half the UTF-16 units: a longer text is refused before it is spread.
+  const length = text.length > 2 * MAX_FILTER_LENGTH ? text.length : [...text].length;
   if (length > MAX_FILTER_LENGTH) throw new QuerySyntaxError(`longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH);
   const parser = new FilterParser(tokenize(text));
   const filter = parser.parseOr(0);

@@ -22,7 +22,7 @@ interface WindowedInput extends PeerGroupInput {
 export function createAssessmentService(engine: PeerEngine, asOf: () => string): ServiceImpl<typeof AssessmentService> {
   /** The peer group, the window and the selected amounts of a request, or a 400 with every problem. */
   async function readWindowed(req: WindowedInput & { retention?: number }, ctx: HandlerContext) {
-    const problems = startValidation(ctx);
+    const problems = startValidation(ctx, req);
     const text = decimalTexts(ctx);
     const peers = readPeerGroup(req, problems, text);
     const trailing = readTrailing(req.oldestTrailing, req.newestTrailing, problems);
@@ -72,7 +72,7 @@ export function createAssessmentService(engine: PeerEngine, asOf: () => string):
     },
 
     async getTotalLossCount(req, ctx) {
-      const problems = startValidation(ctx);
+      const problems = startValidation(ctx, req);
       const text = decimalTexts(ctx);
       const peers = readPeerGroup(req, problems, text);
       const years = readLossYears(req, problems);

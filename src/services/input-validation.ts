@@ -3,6 +3,7 @@ import { FieldProblems } from "../benchmark/field-problems.js";
 import type { PeerEngine } from "../benchmark/peer-engine.js";
 import { checkCoverageReference, type CoverageReference, type PeerGroupInput } from "../benchmark/peer-group.js";
 import { invalidArgument, takeBindingProblems, type InputProblem } from "../rpc/input-problems.js";
+import { listLimitProblems } from "../rpc/list-limits.js";
 
 // Problems are listed in the order of the spec's fields, whatever found them.
 const FIELD_ORDER = [
@@ -11,9 +12,12 @@ const FIELD_ORDER = [
   "lossYear", "oldestLossYear", "newestLossYear",
 ];
 
-/** The problems of a call so far: what the transport could not read. */
-export function startValidation(ctx: HandlerContext): FieldProblems<InputProblem> {
-  return new FieldProblems(takeBindingProblems(ctx));
+/**
+ * The problems of a call so far: what the transport could not read, and lists over
+ * their limit (list-limits.ts), which the rules then leave unread.
+ */
+export function startValidation(ctx: HandlerContext, req: object): FieldProblems<InputProblem> {
+  return new FieldProblems([...takeBindingProblems(ctx), ...listLimitProblems(ctx.method.input, req)]);
 }
 
 /**

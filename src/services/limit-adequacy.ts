@@ -24,7 +24,7 @@ export interface LimitAdequacyInput extends PeerGroupInput {
  * median limit always uses the default window.
  */
 export async function limitAdequacy(engine: PeerEngine, asOf: string, req: LimitAdequacyInput, ctx: HandlerContext) {
-  const problems = startValidation(ctx);
+  const problems = startValidation(ctx, req);
   const text = decimalTexts(ctx);
   const peers = readPeerGroup(req, problems, text);
   const years: LossYearFilter | undefined = "lossYear" in req ? readLossYears(req, problems) : { kind: "any" };

@@ -76,3 +76,7 @@ t.test("very long and deeply nested filters are refused, not recursed into", asy
   t.throws(() => parseFilter(`${"not ".repeat(200)}Id eq 1`), { message: /^nested too deeply at \d+$/ });
   t.ok(parseFilter(`${"(".repeat(30)}Id eq 1${")".repeat(30)}`), "reasonable nesting is fine");
 });
+
+t.test("a filter of 1 MiB, as gRPC may send, is refused by its length", async (t) => {
+  t.throws(() => parseFilter(`CompanyName eq '${"a".repeat(1024 * 1024)}'`), { message: "longer than 4096 characters at 4096" });
+});

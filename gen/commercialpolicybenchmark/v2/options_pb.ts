@@ -11,7 +11,7 @@ import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
  * Describes the file commercialpolicybenchmark/v2/options.proto.
  */
 export const file_commercialpolicybenchmark_v2_options: GenFile = /*@__PURE__*/
-  fileDesc("Cipjb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL29wdGlvbnMucHJvdG8SHGNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjI6NQoFYWxpYXMSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNGGAyADKAlSBWFsaWFzYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("Cipjb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL29wdGlvbnMucHJvdG8SHGNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjI6NQoFYWxpYXMSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNGGAyADKAlSBWFsaWFzOjwKCW1heF9pdGVtcxIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMY0oYDIAEoDVIIbWF4SXRlbXNiBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * Other names a REST caller may use for this field (spec 2.1: the parameter
@@ -23,4 +23,16 @@ export const file_commercialpolicybenchmark_v2_options: GenFile = /*@__PURE__*/
  */
 export const alias: GenExtension<FieldOptions, string[]> = /*@__PURE__*/
   extDesc(file_commercialpolicybenchmark_v2_options, 0);
+
+/**
+ * The most items a list field of a request may hold. Beyond it the call is refused
+ * (400, invalid_argument) naming the field and the limit, before any work: each
+ * item may become a PostgreSQL bind parameter (at most 65535 per query), and every
+ * item costs time. Every repeated field of a request has one; each says why its
+ * number is generous for real use.
+ *
+ * @generated from extension: uint32 max_items = 50002;
+ */
+export const max_items: GenExtension<FieldOptions, number> = /*@__PURE__*/
+  extDesc(file_commercialpolicybenchmark_v2_options, 1);
 

@@ -20,9 +20,7 @@ export function createAdmissionInterceptor(gate: AdmissionGate, isExpensive: (se
       try {
         release = await gate.enter(signal);
       } catch (reason) {
-        if (reason instanceof GateRefusal) {
-          throw new ConnectError(reason.message, Code.Unavailable, { "retry-after": String(reason.retryAfterSeconds) });
-        }
+        if (reason instanceof GateRefusal) throw atCapacity(reason);
         throw endedBy(reason);
       }
     }
@@ -36,6 +34,11 @@ export function createAdmissionInterceptor(gate: AdmissionGate, isExpensive: (se
       release?.();
     }
   };
+}
+
+/** A refusal at the gate, as callers see it: `unavailable`, with when to retry. */
+export function atCapacity(refusal: GateRefusal): ConnectError {
+  return new ConnectError(refusal.message, Code.Unavailable, { "retry-after": String(refusal.retryAfterSeconds) });
 }
 
 /** Why a request ended before its answer: its deadline (deadline_exceeded), or its caller going away (canceled). */

@@ -12,6 +12,8 @@
 export interface AdmissionGate {
   /** Waits for a turn; resolves to its release. Throws GateRefusal, or the signal's reason once it aborts. */
   enter(signal: AbortSignal): Promise<() => void>;
+  /** Whether a call arriving now would be refused: what lets a caller be refused before its body is even read. */
+  full(): GateRefusal | undefined;
   stats(): { running: number; queued: number; refused: number; serviceMs: number };
 }
 
@@ -62,12 +64,13 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
     refused++;
     return new GateRefusal(Math.max(1, Math.ceil(expectedWaitMs() / 1000)));
   };
+  const mustRefuse = () => running >= concurrency && (queue.length >= maxQueue || expectedWaitMs() > maxWaitMs);
 
   return {
     enter(signal) {
       if (signal.aborted) return Promise.reject(signal.reason);
       if (running < concurrency && queue.length === 0) return Promise.resolve(start());
-      if (queue.length >= maxQueue || expectedWaitMs() > maxWaitMs) return Promise.reject(refuse());
+      if (mustRefuse()) return Promise.reject(refuse());
       return new Promise((resolve, reject) => {
         const onAbort = () => {
           const at = queue.indexOf(waiter);
@@ -84,6 +87,7 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
         queue.push(waiter);
       });
     },
+    full: () => (mustRefuse() ? refuse() : undefined),
     stats: () => ({ running, queued: queue.length, refused, serviceMs: Math.round(serviceMs * 10) / 10 }),
   };
 }

@@ -8,7 +8,7 @@ import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_p
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { Health } from "../../gen/health/v1/health_pb.js";
 import { createAuthInterceptor, identify, recognize, type Authenticator } from "../auth/authenticator.js";
-import { createAdmissionInterceptor } from "../rpc/admission-interceptor.js";
+import { atCapacity, createAdmissionInterceptor } from "../rpc/admission-interceptor.js";
 import { createErrorInterceptor } from "../rpc/error-interceptor.js";
 import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
 import { requestInfoKey } from "../rpc/request-info.js";
@@ -140,6 +140,10 @@ export function createApp({
     handlers: handlers.filter((h) => apiServices.includes(h.service as (typeof apiServices)[number])),
     contextValues,
     maxBodyBytes: MAX_BODY_BYTES,
+    shed: (method) => {
+      const refusal = computesOverPeers(method.parent.typeName, method.name) ? gate.full() : undefined;
+      return refusal && atCapacity(refusal);
+    },
     answers: {
       cache: answerCache,
       recognize: (req) => recognize(authenticator, req.headers.authorization ?? null, requestInfoOf(req)) !== undefined,

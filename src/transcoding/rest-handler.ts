@@ -1,4 +1,4 @@
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { fromBinary, toBinary, type DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
 import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@connectrpc/connect/protocol";
 import { errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
@@ -30,6 +30,11 @@ export interface RestTranscoderOptions {
    * authorized with `authorize` (what the authentication interceptor does) and never
    * reaches its handler.
    */
+  /**
+   * Under overload, why a call of this method is refused before its body is read (the
+   * admission gate is full), or undefined: shedding must cost less than the work it sheds.
+   */
+  shed?: (method: DescMethod) => ConnectError | undefined;
   answers?: {
     cache: AnswerCache;
     /** Whether the caller is known at once to be authorized (a token verified a moment ago). */
@@ -72,6 +77,8 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       });
     }
     const { route, pathVariables } = match;
+    const shed = options.shed?.(route.method);
+    if (shed) return writeProblem(res, problemFromError(shed));
     let body: string | undefined;
     if (route.body === "*") {
       try {

@@ -3,7 +3,8 @@
  *
  * `cpb serve` (authentication on, the answer cache off so that every request is
  * computed) on an imported database, and `--concurrency` clients (128 by default), in a
- * process of their own, sending the broadest peer group's limit adequacy back to back
+ * process of their own, sending the broadest peer group's `--operation` (limit adequacy,
+ * the heaviest, by default) back to back
  * for `--seconds`, while a probe asks /healthz every 50 ms. It passes when every answer
  * is a 200, or a 503 within 100 ms carrying Retry-After, and /healthz always answered
  * within 100 ms.
@@ -16,7 +17,7 @@ import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { withClient } from "./peer/bench-database.js";
 import { findClasses } from "./peer/classes.js";
-import { operationNamed } from "./peer/operations.js";
+import { operationNamed, type OperationName } from "./peer/operations.js";
 import { AS_OF } from "./peer/options.js";
 import { startServerWithIdentity } from "./peer/server-process.js";
 import { baseVariant } from "./peer/variants.js";
@@ -29,8 +30,9 @@ const options = new Command()
   .option("--engine <engine>", "index or sql", "index")
   .option("--concurrency <n>", "clients sending at once", whole, 128)
   .option("--seconds <n>", "how long", whole, 20)
+  .option("--operation <name>", "the operation sent (an operation of npm run bench)", "POST limit adequacy")
   .parse(process.argv)
-  .opts<{ databaseUrl: string; engine: "index" | "sql"; concurrency: number; seconds: number }>();
+  .opts<{ databaseUrl: string; engine: "index" | "sql"; concurrency: number; seconds: number; operation: OperationName }>();
 
 function whole(text: string): number {
   const n = Number(text);
@@ -39,7 +41,7 @@ function whole(text: string): number {
 }
 
 const broadest = (await withClient(options.databaseUrl, (client) => findClasses(client, AS_OF))).find((c) => c.name === "broadest")!;
-const call = operationNamed("POST limit adequacy").call(broadest, baseVariant(broadest));
+const call = operationNamed(options.operation).call(broadest, baseVariant(broadest));
 const { identity, server } = await startServerWithIdentity({
   databaseUrl: options.databaseUrl,
   peerIndex: options.engine === "index" ? "on" : "off",
@@ -74,7 +76,7 @@ try {
 
 function report(result: OverloadResult, admission: unknown): void {
   const perSecond = (n: number) => Math.round(n / options.seconds);
-  console.log(`broadest limit adequacy, ${options.concurrency} clients, ${options.seconds} s:
+  console.log(`broadest ${options.operation}, ${options.concurrency} clients, ${options.seconds} s:
   answers:  ${result.answers} (${JSON.stringify(result.byStatus)}), errors ${result.errors.length}${result.errors.length ? `: ${result.errors.join("; ")}` : ""}
   served:   ${result.served.count} (${perSecond(result.served.count)}/s), p50 ${result.served.p50Ms} ms, p99 ${result.served.p99Ms} ms, max ${result.served.maxMs} ms
   refused:  ${result.refused.count} (${perSecond(result.refused.count)}/s), p50 ${result.refused.p50Ms} ms, p99 ${result.refused.p99Ms} ms, max ${result.refused.maxMs} ms, without Retry-After ${result.refused.withoutRetryAfter}

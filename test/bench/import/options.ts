@@ -20,7 +20,7 @@ export interface ImportBenchOptions {
 }
 
 /** A count that must be at least 1 (peer/options.ts's wholeNumber takes 0). */
-function countAboveZero(text: string): number {
+export function countAboveZero(text: string): number {
   if (!/^[1-9]\d*$/.test(text)) throw new InvalidArgumentError(`"${text}" is not a whole number above 0`);
   return Number(text);
 }

@@ -1,11 +1,16 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
-/** A TypeScript module of this folder in its own Node process, driven over IPC. */
-export function forkChild(file: string): ChildProcess {
-  return fork(path.join(import.meta.dirname, file), [], {
+/**
+ * A TypeScript module in its own Node process, driven over IPC: `file` is relative to
+ * this folder, or absolute. `advanced` serialization carries what JSON cannot (bigint
+ * amounts of a peer class).
+ */
+export function forkChild(file: string, serialization: "json" | "advanced" = "json"): ChildProcess {
+  return fork(path.resolve(import.meta.dirname, file), [], {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    serialization,
   });
 }
 

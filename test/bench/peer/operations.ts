@@ -33,9 +33,10 @@ export interface Operation {
   programCount?(answer: string): number;
 }
 
-const decimal = (cents: Cents): JsonValue => ({ decimal: centsText(cents) });
+export const decimal = (cents: Cents): JsonValue => ({ decimal: centsText(cents) });
 
-function peerGroup(c: PeerClass, v: Variant): Record<string, JsonValue> {
+/** The peer-group fields of every JSON body (spec 2.1). */
+export function peerGroup(c: PeerClass, v: Variant): Record<string, JsonValue> {
   return {
     naics: c.naics,
     coverageId: c.coverageId,
@@ -46,7 +47,7 @@ function peerGroup(c: PeerClass, v: Variant): Record<string, JsonValue> {
   };
 }
 
-const post = (path: string, fields: Record<string, JsonValue>): ApiCall => ({ method: "POST", path: `${API_BASE}/${path}`, body: jsonText(fields) });
+export const post = (path: string, fields: Record<string, JsonValue>): ApiCall => ({ method: "POST", path: `${API_BASE}/${path}`, body: jsonText(fields) });
 
 /** The five operations of CONVENTIONS.md, Performance measurement, in report order. */
 export const OPERATIONS: readonly Operation[] = [

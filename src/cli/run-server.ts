@@ -34,6 +34,11 @@ export async function runServer(options: {
   cleanup?: () => Promise<void>;
 }): Promise<RunningServer> {
   const { knex, log } = options;
+  if (options.peerIndex && process.platform === "linux" && process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
+    // glibc's sliding mmap threshold keeps a replaced snapshot's columns in the heap: RSS
+    // steps up by about a snapshot after each of the first rebuilds (README, Soak).
+    log.warn("MALLOC_MMAP_THRESHOLD_ is not set: set it to 131072 so that replaced peer-index snapshots go back to the system");
+  }
   // Learns of every import within a second (LISTEN/NOTIFY), so that no answer computed
   // from older data outlives it; started in the background, it waits for the database.
   // The index builds its first snapshot when the watcher first reads the version, and

@@ -56,7 +56,7 @@ export interface AppDependencies {
 const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 413
 
 /** Tests and embedders that set no gate: as `cpb serve` does by default (config.ts). */
-const DEFAULT_ADMISSION: GateOptions = { concurrency: 2, maxQueue: 64, maxWaitMs: 1_000 };
+const DEFAULT_ADMISSION: GateOptions = { concurrency: 2, maxQueue: 64, maxWaitMs: 5_000 };
 
 /** The calls that compute over a peer group: every assessment, and limit adequacy. Lookups and search are not. */
 function computesOverPeers(service: string, method: string): boolean {

@@ -48,6 +48,8 @@ export async function startServer(settings: ServerSettings): Promise<ServerProce
       BENCHMARK_AS_OF: settings.asOf,
       LOG_LEVEL: "info",
       PEER_INDEX: settings.peerIndex,
+      // As the README asks of production: freed snapshots go back to the system.
+      MALLOC_MMAP_THRESHOLD_: "131072",
       ...settings.env,
     },
     stdio: ["ignore", log, log],

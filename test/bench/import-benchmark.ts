@@ -18,6 +18,7 @@
  *   npm run bench:import -- --smoke              # CI: scale 0.01
  *   npm run bench:import -- --data /tmp/advisen/data --rounds 3
  */
+import { createBenchRun } from "./peer/bench-run.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -36,23 +37,11 @@ import { readImportOptions } from "./import/options.js";
 import { startLockWatch, startReaders, type ReadingFigures } from "./import/readers.js";
 
 const options = readImportOptions(process.argv.slice(2));
-const cleanups: (() => Promise<unknown>)[] = [];
-const cleanUp = async () => {
-  for (const undo of cleanups.splice(0).reverse()) await undo().catch((error: unknown) => console.error(`cleanup: ${String(error)}`));
-};
-process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
-const step = (what: string) => console.log(`[${(performance.now() / 1000).toFixed(1)} s] ${what}`);
+const { cleanups, step, run } = createBenchRun("bench:import");
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench:import failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await run(main);
 
 async function main(): Promise<void> {
   const counts = countsAt(options.scale);

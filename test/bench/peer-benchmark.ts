@@ -17,6 +17,7 @@
  *   npm run bench -- --scale 1 --reuse --database-url postgres://…/cpb_advisen --data /tmp/advisen/data
  *   npm run bench -- --help               # every option
  */
+import { createBenchRun } from "./peer/bench-run.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { startBareServer, type BareServer } from "./peer/bare-server.js";
@@ -44,21 +45,9 @@ import { loadSpec, primeLoad, runWarm } from "./peer/warm-run.js";
 const options = readOptions(process.argv.slice(2));
 const startedAt = new Date();
 const failures = createFailureLog();
-const cleanups: (() => Promise<unknown>)[] = [];
-const cleanUp = async () => {
-  for (const undo of cleanups.splice(0).reverse()) await undo().catch((error: unknown) => console.error(`cleanup: ${String(error)}`));
-};
-process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
-const step = (what: string) => console.log(`[${(performance.now() / 1000).toFixed(1)} s] ${what}`);
+const { cleanups, cleanUp, step, run } = createBenchRun("bench");
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await run(main);
 
 async function main(): Promise<void> {
   const counts = countsAt(options.scale);

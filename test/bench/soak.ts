@@ -20,6 +20,7 @@
  *   npm run soak -- --data /tmp/advisen/data --minutes 4 --import-every 2
  *   npm run soak -- --help                           # every option
  */
+import { createBenchRun } from "./peer/bench-run.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { dropDatabase, importFolder, migrate, recreateDatabase, withClient } from "./peer/bench-database.js";
@@ -43,24 +44,12 @@ import { createRssWatch, RSS_RULE } from "./soak/rss-watch.js";
 const options = readSoakOptions(process.argv.slice(2));
 const startedAt = new Date();
 const errors = createErrorTally();
-const cleanups: (() => Promise<unknown>)[] = [];
-const cleanUp = async () => {
-  for (const undo of cleanups.splice(0).reverse()) await undo().catch((error: unknown) => console.error(`cleanup: ${String(error)}`));
-};
-process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
-const step = (what: string) => console.log(`[${(performance.now() / 1000).toFixed(1)} s] ${what}`);
+const { cleanups, step, run } = createBenchRun("soak");
 
 /** Every half second: 120 samples a minute for each period's median. */
 const RSS_INTERVAL_MS = 500;
 
-try {
-  await main();
-} catch (error) {
-  console.error(`soak failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await run(main);
 
 async function main(): Promise<void> {
   const counts = countsAt(options.scale);

@@ -2,19 +2,14 @@ import t from "tap";
 import { createDatabase } from "../../src/store/database.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
-import { startTcpProxy } from "../helpers/tcp-proxy.js";
+import { proxyDatabase } from "../helpers/tcp-proxy.js";
 import { insertLookupFixture } from "../fixtures/lookup-fixture.js";
 
 t.test("database gone or hung: 503 with Retry-After within seconds, /healthz 200; it recovers by itself", async (t) => {
   const { knex: setup, url } = await createTestDatabase(t);
   await insertLookupFixture(setup);
-  const target = new URL(url);
-  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  t.teardown(() => proxy.close());
-  const proxied = new URL(url);
-  proxied.hostname = "127.0.0.1";
-  proxied.port = String(proxy.port);
-  const knex = createDatabase(proxied.toString(), { poolMax: 2, queryTimeoutMs: 1_000 });
+  const { proxy, url: proxied } = await proxyDatabase(t, url);
+  const knex = createDatabase(proxied, { poolMax: 2, queryTimeoutMs: 1_000 });
   t.teardown(() => knex.destroy());
   const server = await startTestServer(t, knex);
   const company = `${server.url}/commercialpolicybenchmark/v2.0/company/1001`;

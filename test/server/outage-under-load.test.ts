@@ -12,7 +12,7 @@ import { createDatasetVersionWatcher } from "../../src/store/dataset-version-wat
 import { databaseWithNextImport, EVERY_SECTOR_GROUP } from "../helpers/next-import.js";
 import { waitFor } from "../helpers/peer-index.js";
 import { startTestServer } from "../helpers/server.js";
-import { startTcpProxy } from "../helpers/tcp-proxy.js";
+import { proxyDatabase } from "../helpers/tcp-proxy.js";
 
 const AS_OF = "2026-08-31";
 const P = "/commercialpolicybenchmark/v2.0";
@@ -24,19 +24,14 @@ t.test("database away under load: figures 200 from the snapshot, lookups 503 wit
   const { knex: setup, url } = await databaseWithNextImport(t, "outage", { companies: 300, programs: 3_000, losses: 300, asOf: AS_OF });
   const companyId = String((await setup("companies").min("company_id as id").first())!.id);
   const lossEventId = String((await setup("loss_events").min("loss_event_id as id").first())!.id);
-  const target = new URL(url);
-  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  t.teardown(() => proxy.close());
-  const proxied = new URL(url);
-  proxied.hostname = "127.0.0.1";
-  proxied.port = String(proxy.port);
+  const { proxy, url: proxied } = await proxyDatabase(t, url);
 
   const log = pino({ level: "silent" });
-  const knex = createDatabase(proxied.toString(), { poolMax: 4, queryTimeoutMs: 1_000 });
+  const knex = createDatabase(proxied, { poolMax: 4, queryTimeoutMs: 1_000 });
   t.teardown(() => knex.destroy());
-  const peerIndex = createPeerIndex({ connectionString: proxied.toString(), log });
+  const peerIndex = createPeerIndex({ connectionString: proxied, log });
   t.teardown(() => peerIndex.stop());
-  const watcher = createDatasetVersionWatcher({ connectionString: proxied.toString(), log, onChange: (version) => peerIndex.datasetChanged(version) });
+  const watcher = createDatasetVersionWatcher({ connectionString: proxied, log, onChange: (version) => peerIndex.datasetChanged(version) });
   t.teardown(() => watcher.stop());
   await watcher.start();
   await waitFor(() => peerIndex.ready(), "the first snapshot");

@@ -9,7 +9,7 @@ import {
   type DatasetVersionWatcher,
 } from "../../src/store/dataset-version-watcher.js";
 import { createTestDatabase } from "../helpers/database.js";
-import { startTcpProxy } from "../helpers/tcp-proxy.js";
+import { proxyDatabase } from "../helpers/tcp-proxy.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -117,15 +117,10 @@ t.test("after its connection is killed it reconnects and re-reads a version it w
 
 t.test("while the database is unreachable it retries, and catches up when it returns", async (t) => {
   const { knex, url } = await createTestDatabase(t);
-  const target = new URL(url);
-  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  t.teardown(() => proxy.close());
-  const proxied = new URL(url);
-  proxied.hostname = "127.0.0.1";
-  proxied.port = String(proxy.port);
+  const { proxy, url: proxied } = await proxyDatabase(t, url);
   const { log, lines } = capturedLogger();
   const changes: Array<{ version: number; at: number }> = [];
-  const watcher = startWatcher(t, proxied.toString(), log, changes);
+  const watcher = startWatcher(t, proxied, log, changes);
   await watcher.start();
   t.equal(watcher.current(), 0);
 
@@ -145,15 +140,10 @@ t.test("while the database is unreachable it retries, and catches up when it ret
 
 t.test("start() waits for a database that is not there yet", async (t) => {
   const { url } = await createTestDatabase(t);
-  const target = new URL(url);
-  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  t.teardown(() => proxy.close());
+  const { proxy, url: proxied } = await proxyDatabase(t, url);
   await proxy.cut();
-  const proxied = new URL(url);
-  proxied.hostname = "127.0.0.1";
-  proxied.port = String(proxy.port);
   const { log, lines } = capturedLogger();
-  const watcher = startWatcher(t, proxied.toString(), log, [], 100);
+  const watcher = startWatcher(t, proxied, log, [], 100);
 
   let started = false;
   const starting = watcher.start().then(() => (started = true));

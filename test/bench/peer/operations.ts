@@ -47,6 +47,18 @@ export function peerGroup(c: PeerClass, v: Variant): Record<string, JsonValue> {
   };
 }
 
+/** The peer-group fields of every GET query (spec 4.1, 4.2). */
+export function peerQuery(c: PeerClass, v: Variant): Record<string, string> {
+  return {
+    naics: c.naics.join(","),
+    coverageId: String(c.coverageId),
+    lineOfBusinessId: c.lineOfBusinessId.join(","),
+    exposureType: "Revenues",
+    exposureRangeLow: centsText(c.exposureRangeLow),
+    exposureRangeHigh: centsText(v.exposureRangeHigh),
+  };
+}
+
 export const post = (path: string, fields: Record<string, JsonValue>): ApiCall => ({ method: "POST", path: `${API_BASE}/${path}`, body: jsonText(fields) });
 
 /** The five operations of CONVENTIONS.md, Performance measurement, in report order. */
@@ -76,12 +88,7 @@ export const OPERATIONS: readonly Operation[] = [
     name: "GET assessment",
     call: (c, v) => {
       const query = new URLSearchParams({
-        naics: c.naics.join(","),
-        coverageId: String(c.coverageId),
-        lineOfBusinessId: c.lineOfBusinessId.join(","),
-        exposureType: "Revenues",
-        exposureRangeLow: centsText(c.exposureRangeLow),
-        exposureRangeHigh: centsText(v.exposureRangeHigh),
+        ...peerQuery(c, v),
         premium: centsText(v.premium),
         limit: centsText(v.limit),
         retention: centsText(v.retention),

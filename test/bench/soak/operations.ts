@@ -1,6 +1,6 @@
 import type { PeerClass } from "../peer/classes.js";
 import { centsText, type JsonValue } from "../peer/decimal-text.js";
-import { API_BASE, decimal, OPERATIONS, peerGroup, post, type ApiCall, type Variant } from "../peer/operations.js";
+import { API_BASE, decimal, OPERATIONS, peerGroup, peerQuery, post, type ApiCall, type Variant } from "../peer/operations.js";
 
 /** What one request of the soak is made of; each operation takes the part it needs. */
 export interface RequestInputs {
@@ -19,18 +19,6 @@ export interface RequestInputs {
 export interface SoakOperation {
   name: string;
   call(inputs: RequestInputs): ApiCall;
-}
-
-/** The peer-group query of the GET forms (spec 4.1, 4.2). */
-function peerQuery(c: PeerClass, v: Variant): Record<string, string> {
-  return {
-    naics: c.naics.join(","),
-    coverageId: String(c.coverageId),
-    lineOfBusinessId: c.lineOfBusinessId.join(","),
-    exposureType: "Revenues",
-    exposureRangeLow: centsText(c.exposureRangeLow),
-    exposureRangeHigh: centsText(v.exposureRangeHigh),
-  };
 }
 
 const get = (path: string, query?: Record<string, string>): ApiCall => ({

@@ -1,4 +1,4 @@
-import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
 import { GateRefusal, type AdmissionGate } from "../server/admission-gate.js";
 import { withRequestSignal } from "../store/query-cancellation.js";
 
@@ -25,7 +25,10 @@ export function createAdmissionInterceptor(gate: AdmissionGate, isExpensive: (se
       }
     }
     try {
-      return await withRequestSignal(signal, () => next(req));
+      const res = await withRequestSignal(signal, () => next(req));
+      const handOver = release && req.contextValues.get(turnHandOverKey);
+      if (handOver) [handOver.release, release] = [release, undefined];
+      return res;
     } catch (error) {
       // A statement cancelled because the request ended fails as 57014: report why it ended.
       if (signal.aborted) throw endedBy(signal.reason);
@@ -35,6 +38,17 @@ export function createAdmissionInterceptor(gate: AdmissionGate, isExpensive: (se
     }
   };
 }
+
+/**
+ * Where an in-process caller (the REST face) takes over an answered call's turn at the
+ * gate, to release it once it has written and compressed the answer: for a large
+ * answer that is most of the work, and the gate must bound it too.
+ */
+export interface TurnHandOver {
+  release?: () => void;
+}
+
+export const turnHandOverKey = createContextKey<TurnHandOver | undefined>(undefined, { description: "the admission turn handed over" });
 
 /** A refusal at the gate, as callers see it: `unavailable`, with when to retry. */
 export function atCapacity(refusal: GateRefusal): ConnectError {

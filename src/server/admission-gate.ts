@@ -4,6 +4,11 @@
  * than `maxWaitMs` by the recent service times, is refused at once: under overload a
  * caller learns within milliseconds to come back, instead of waiting out a timeout.
  *
+ * The wait is foreseen from how often turns end while the queue is not empty: a turn's
+ * own length divided by the concurrency assumed the turns ran side by side, but the
+ * peer index computes on the one event loop, and a flood of refusals takes its share
+ * of it too; the SQL engine's answers were then given 2 s of queue and waited 20.
+ *
  * A turn is handed to the next in the queue on a later turn of the event loop
  * (setImmediate), never straight from the one that finished: the peer index computes
  * synchronously, and a chain of computations run back to back would keep the event
@@ -14,7 +19,7 @@ export interface AdmissionGate {
   enter(signal: AbortSignal): Promise<() => void>;
   /** Whether a call arriving now would be refused: what lets a caller be refused before its body is even read. */
   full(): GateRefusal | undefined;
-  stats(): { running: number; queued: number; refused: number; serviceMs: number };
+  stats(): { running: number; queued: number; refused: number; serviceMs: number; turnEveryMs: number };
 }
 
 export class GateRefusal extends Error {
@@ -42,6 +47,10 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
   let refused = 0;
   /** Running average of how long a turn takes, in ms. */
   let serviceMs = 0;
+  /** Running average of the time between two turns ending while others waited, in ms; 0 before any. */
+  let busyGapMs = 0;
+  /** When the last turn ended with others waiting (so the next gap is one of a full gate), or undefined. */
+  let endedWithQueue: number | undefined;
   const queue: Waiter[] = [];
 
   const start = (): (() => void) => {
@@ -52,24 +61,32 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
       if (released) return;
       released = true;
       running--;
-      serviceMs += SMOOTHING * (performance.now() - began - serviceMs);
+      const now = performance.now();
+      serviceMs += SMOOTHING * (now - began - serviceMs);
+      if (endedWithQueue !== undefined) {
+        busyGapMs ||= serviceMs / concurrency; // two turns may end together: one gap says little alone
+        busyGapMs += SMOOTHING * (now - endedWithQueue - busyGapMs);
+      }
+      endedWithQueue = queue.length > 0 ? now : undefined;
       if (queue.length > 0) setImmediate(handOn);
     };
   };
   const handOn = () => {
     while (running < concurrency && queue.length > 0) queue.shift()!.admit();
   };
-  const expectedWaitMs = () => ((queue.length + 1) * serviceMs) / concurrency;
+  const expectedWaitMs = () => (queue.length + 1) * (busyGapMs || serviceMs / concurrency);
   const refuse = () => {
     refused++;
     return new GateRefusal(Math.max(1, Math.ceil(expectedWaitMs() / 1000)));
   };
-  const mustRefuse = () => running >= concurrency && (queue.length >= maxQueue || expectedWaitMs() > maxWaitMs);
+  // A turn just released is handed on a loop iteration later: until then, arrivals queue behind the waiters.
+  const mustWait = () => running >= concurrency || queue.length > 0;
+  const mustRefuse = () => mustWait() && (queue.length >= maxQueue || expectedWaitMs() > maxWaitMs);
 
   return {
     enter(signal) {
       if (signal.aborted) return Promise.reject(signal.reason);
-      if (running < concurrency && queue.length === 0) return Promise.resolve(start());
+      if (!mustWait()) return Promise.resolve(start());
       if (mustRefuse()) return Promise.reject(refuse());
       return new Promise((resolve, reject) => {
         const onAbort = () => {
@@ -88,6 +105,8 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
       });
     },
     full: () => (mustRefuse() ? refuse() : undefined),
-    stats: () => ({ running, queued: queue.length, refused, serviceMs: Math.round(serviceMs * 10) / 10 }),
+    stats: () => ({ running, queued: queue.length, refused, serviceMs: tenths(serviceMs), turnEveryMs: tenths(busyGapMs) }),
   };
 }
+
+const tenths = (ms: number) => Math.round(ms * 10) / 10;

@@ -1,9 +1,10 @@
 import http from "node:http";
 import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Server } from "node:net";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import { followConnections } from "./connection-drain.js";
 import { createOnePortServer } from "./one-port.js";
+import { deferTurnsWhile } from "./turns.js";
 
 export interface RunningServer {
   readonly url: string;
@@ -60,6 +61,8 @@ export async function startHttpServer(
   });
   const listener = createOnePortServer({ http1, http2: http2Server, firstBytesTimeoutMs: timeouts.headersMs });
   const connections = followConnections(listener, http1, http2Server);
+  const stopDeferringTurns = deferTurnsWhile(newConnectionsSignal(listener));
+  const quietBeforeClose = newConnectionsSignal(listener);
 
   await new Promise<void>((resolve, reject) => {
     listener.once("error", reject);
@@ -82,13 +85,32 @@ export async function startHttpServer(
         connections.settle();
         await pause(Math.min(25, drainEnd - Date.now()));
       }
-      // Right after a poll of the event loop: every connection the kernel had queued
-      // by then is accepted, and the listener closes before the next batch is taken.
-      await new Promise((resolve) => setImmediate(resolve));
+      // libuv accepts one connection per loop iteration: the listener closes after an
+      // iteration that accepted none, when the kernel holds no connection it would reset.
+      for (const quietEnd = Date.now() + QUIET_WAIT_MS; Date.now() < quietEnd; ) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!quietBeforeClose()) break;
+      }
       const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
+      stopDeferringTurns();
       for (const deadline = Date.now() + graceMs; connections.settle() && Date.now() < deadline; ) await pause(25);
       connections.destroyAll();
       await stopped;
     },
+  };
+}
+
+/** How long closing waits for an iteration of the event loop that accepts no connection. */
+const QUIET_WAIT_MS = 250;
+
+/** Whether the listener accepted a connection since the signal was last asked. */
+function newConnectionsSignal(listener: Server): () => boolean {
+  let accepted = 0;
+  let seen = 0;
+  listener.on("connection", () => accepted++);
+  return () => {
+    const arrived = accepted !== seen;
+    seen = accepted;
+    return arrived;
   };
 }

@@ -1,11 +1,13 @@
-import { fromBinary, toBinary, type DescMethod } from "@bufbuild/protobuf";
+import { fromBinary, toBinary, type DescMethod, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
 import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@connectrpc/connect/protocol";
 import { errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
+import { turnHandOverKey, type TurnHandOver } from "../rpc/admission-interceptor.js";
 import { decimalTextsKey } from "../rpc/decimal-texts.js";
 import { bindingProblemsKey, type InputProblem } from "../rpc/input-problems.js";
 import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
 import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../server/answer-cache.js";
+import { inTurn } from "../server/turns.js";
 import { chooseEncoding, compress, COMPRESS_MIN_BYTES, type ContentEncoding } from "./compression.js";
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";
@@ -110,10 +112,17 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const handler = handlerOf.get(route.method)!;
     const problems = "problems" in bound ? bound.problems : [];
     const contextValues = options.contextValues(req).set(bindingProblemsKey, problems).set(decimalTextsKey, bound.decimalTexts);
-    const answer = await invoke(handler, route, bound.input, req, res, contextValues);
-    if (answer instanceof ConnectError) return writeProblem(res, problemFromError(answer), challengeOf(answer));
-    ticket?.keep(answer);
-    await sendAnswer(res, answer, cacheHeaders, encoding, ticket);
+    const turn: TurnHandOver = {};
+    try {
+      const output = await invoke(handler, bound.input, req, res, contextValues.set(turnHandOverKey, turn));
+      if (output instanceof ConnectError) return writeProblem(res, problemFromError(output), challengeOf(output));
+      // An admitted call's answer is large: written in a turn of its own (turns.ts).
+      const answer = turn.release ? await inTurn(() => answerJson(route, output)) : answerJson(route, output);
+      ticket?.keep(answer);
+      await sendAnswer(res, answer, cacheHeaders, encoding, ticket);
+    } finally {
+      turn.release?.();
+    }
   };
 
   /**
@@ -238,15 +247,14 @@ function challengeOf(error: ConnectError): Record<string, string> {
   return challenge ? { "www-authenticate": challenge } : {};
 }
 
-/** Calls a Connect handler in-process with the binary request; answers the JSON bytes to send, or the error. */
+/** Calls a Connect handler in-process with the binary request; answers its answer message, or the error. */
 async function invoke(
   handler: UniversalHandler,
-  route: HttpRoute,
   input: Uint8Array,
   req: NodeRequest,
   res: NodeResponse,
   contextValues: ContextValues,
-): Promise<Buffer[] | ConnectError> {
+): Promise<Message | ConnectError> {
   const header = new Headers({ "content-type": "application/proto", "connect-protocol-version": "1" });
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
@@ -272,7 +280,11 @@ async function invoke(
   if (response.status !== 200) {
     return errorFromJsonBytes(bytes, response.header, new ConnectError(`HTTP ${response.status}`, Code.Internal));
   }
-  const output = capture.message ?? fromBinary(route.method.output, bytes);
+  return capture.message ?? fromBinary(handler.method.output, bytes);
+}
+
+/** The answer's JSON: the whole message, or the field the route's response_body names. */
+function answerJson(route: HttpRoute, output: Message): Buffer[] {
   if (route.responseBody === "") return messageJson(route.method.output, output);
   return fieldJson(route.method.output.fields.find((f) => f.name === route.responseBody)!, output);
 }

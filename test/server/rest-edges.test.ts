@@ -113,7 +113,7 @@ t.test("health: /healthz always, /readyz and gRPC health when the database answe
       datasetVersion: null,
       peerIndex: { state: "off" },
       answerCache: null,
-      admission: { running: 0, queued: 0, refused: 0, serviceMs: 0 },
+      admission: { running: 0, queued: 0, refused: 0, serviceMs: 0, turnEveryMs: 0 },
       tokenCache: null,
     },
     "no version watcher, peer index, answer cache or token cache in this test",

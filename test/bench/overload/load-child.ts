@@ -1,9 +1,15 @@
 /**
- * The overload bench's clients, in a process of their own so that the bench's own work
- * never delays them: `concurrency` loops sending one request each, back to back, for
- * `seconds`, and a /healthz probe every 50 ms on its own connection. Every answer is
- * recorded (status, latency, Retry-After) and summed up for the parent.
+ * The overload bench's clients, in a process of their own: `concurrency` loops, each on
+ * its own keep-alive connection (as wrk and autocannon count concurrency), sending one
+ * request after another for `seconds`; a refused one again after its Retry-After, or at
+ * once when asked to storm. Every answer is recorded (status, latency, Retry-After) and
+ * summed up for the parent, with this process's own event-loop delay: a latency is the
+ * server's only while that is small.
  */
+import http from "node:http";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { send, spread, type Spread } from "./http-exchange.js";
+
 export interface OverloadSpec {
   baseUrl: string;
   token: string;
@@ -11,15 +17,17 @@ export interface OverloadSpec {
   body: string;
   concurrency: number;
   seconds: number;
+  /** Whether a refused client waits as Retry-After says before it sends again, or sends again at once. */
+  honourRetryAfter: boolean;
 }
 
 export interface OverloadResult {
   answers: number;
   byStatus: Record<string, number>;
-  served: { count: number; p50Ms: number; p99Ms: number; maxMs: number };
-  refused: { count: number; p50Ms: number; p99Ms: number; maxMs: number; withoutRetryAfter: number };
+  served: Spread & { count: number };
+  refused: Spread & { count: number; withoutRetryAfter: number };
   errors: string[];
-  healthz: { samples: number; p99Ms: number; maxMs: number; failed: number };
+  clientLoopDelayMaxMs: number;
 }
 
 process.on("message", (spec: OverloadSpec) => {
@@ -27,6 +35,24 @@ process.on("message", (spec: OverloadSpec) => {
 });
 
 async function run(spec: OverloadSpec): Promise<OverloadResult> {
+  // `timeout` makes the agent heed the server's Keep-Alive hint and drop an idle
+  // connection before the server does (without one, Node's agent keeps it forever, and a
+  // client back from its Retry-After raced the server's close: ECONNRESET).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: spec.concurrency, timeout: 60_000 });
+  const target = new URL(spec.path, spec.baseUrl);
+  const request: http.RequestOptions = {
+    agent,
+    method: "POST",
+    // gzip, as browsers and fetch ask: compressing is part of a large answer's cost.
+    headers: {
+      authorization: `Bearer ${spec.token}`,
+      "content-type": "application/json",
+      "accept-encoding": "gzip",
+      "content-length": Buffer.byteLength(spec.body),
+    },
+  };
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const until = performance.now() + spec.seconds * 1000;
   const byStatus: Record<string, number> = {};
   const served: number[] = [];
@@ -37,54 +63,29 @@ async function run(spec: OverloadSpec): Promise<OverloadResult> {
     while (performance.now() < until) {
       const started = performance.now();
       try {
-        const res = await fetch(`${spec.baseUrl}${spec.path}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${spec.token}`, "content-type": "application/json" },
-          body: spec.body,
-        });
-        await res.arrayBuffer();
+        const { status, retryAfter } = await send(target, request, spec.body);
         const ms = performance.now() - started;
-        byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
-        if (res.status === 200) served.push(ms);
-        else if (res.status === 503) {
+        byStatus[status] = (byStatus[status] ?? 0) + 1;
+        if (status === 200) served.push(ms);
+        else if (status === 503) {
           refused.push(ms);
-          if (res.headers.get("retry-after") === null) withoutRetryAfter++;
+          if (retryAfter === undefined) withoutRetryAfter++;
+          else if (spec.honourRetryAfter) await new Promise((resolve) => setTimeout(resolve, Number(retryAfter) * 1000));
         }
       } catch (error) {
         if (errors.length < 10) errors.push(error instanceof Error ? error.message : String(error));
       }
     }
   };
-  const health = { latencies: [] as number[], failed: 0 };
-  const probe = async () => {
-    while (performance.now() < until) {
-      const started = performance.now();
-      try {
-        const res = await fetch(`${spec.baseUrl}/healthz`);
-        await res.arrayBuffer();
-        if (res.status !== 200) health.failed++;
-      } catch {
-        health.failed++;
-      }
-      health.latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  await Promise.all([...Array.from({ length: spec.concurrency }, loop), probe()]);
+  await Promise.all(Array.from({ length: spec.concurrency }, loop));
+  agent.destroy();
+  loopDelay.disable();
   return {
     answers: served.length + refused.length,
     byStatus,
     served: { count: served.length, ...spread(served) },
     refused: { count: refused.length, ...spread(refused), withoutRetryAfter },
     errors,
-    healthz: { samples: health.latencies.length, p99Ms: spread(health.latencies).p99Ms, maxMs: spread(health.latencies).maxMs, failed: health.failed },
+    clientLoopDelayMaxMs: Math.round(loopDelay.max / 1e5) / 10,
   };
 }
-
-function spread(values: number[]): { p50Ms: number; p99Ms: number; maxMs: number } {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
-  return { p50Ms: round(at(0.5)), p99Ms: round(at(0.99)), maxMs: round(sorted.at(-1) ?? 0) };
-}
-
-const round = (ms: number) => Math.round(ms * 10) / 10;

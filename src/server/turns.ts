@@ -1,0 +1,68 @@
+/**
+ * Long synchronous work (peer-index computations, and writing their large answers)
+ * takes turns with everything else on the event loop: one turn per loop iteration,
+ * each in its own setImmediate. Without this, requests that arrive together are read
+ * in one poll phase and all computed before the loop comes back round: 32
+ * limit-adequacy requests of a broad group kept health checks and timers waiting 2 s.
+ * With it, a health check waits for one turn at most.
+ *
+ * New connections come before turns. libuv accepts one connection per loop iteration
+ * (libuv/libuv#3696), so while every iteration holds a turn of tens of milliseconds,
+ * a burst of connections is accepted at that pace: 128 clients connecting at once
+ * waited up to 1 s to be accepted. After an iteration that accepted one, turns wait
+ * for an iteration that accepted none, which is short since it holds no turn; for at
+ * most MAX_DEFER_MS, so that a steady stream of connections cannot starve the work.
+ */
+const MAX_DEFER_MS = 200;
+
+const waiting: (() => void)[] = [];
+let scheduled = false;
+/** Since when turns have waited for connections, or 0. */
+let deferringSince = 0;
+/** Whether something that comes before turns arrived since last asked (deferTurnsWhile). */
+const arrivals = new Set<() => boolean>();
+
+function runNext(): void {
+  if (mustDefer()) return void setImmediate(runNext);
+  const next = waiting.shift();
+  if (waiting.length > 0) setImmediate(runNext);
+  else scheduled = false;
+  next?.();
+}
+
+function mustDefer(): boolean {
+  let arrived = false;
+  // Every one is asked, so that each starts counting afresh.
+  for (const arrivedSinceAsked of arrivals) if (arrivedSinceAsked()) arrived = true;
+  const now = performance.now();
+  if (arrived && deferringSince === 0) deferringSince = now;
+  if (arrived && now - deferringSince < MAX_DEFER_MS) return true;
+  deferringSince = 0;
+  return false;
+}
+
+/** Runs `work` on a turn of its own; its answer (or error) comes back as a promise. */
+export function inTurn<T>(work: () => T | PromiseLike<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    waiting.push(() => {
+      try {
+        resolve(work());
+      } catch (error) {
+        reject(error);
+      }
+    });
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(runNext);
+    }
+  });
+}
+
+/**
+ * Makes turns wait while `arrivedSinceAsked` says something came that goes first (a
+ * listener's new connections). Returns the way to stop.
+ */
+export function deferTurnsWhile(arrivedSinceAsked: () => boolean): () => void {
+  arrivals.add(arrivedSinceAsked);
+  return () => void arrivals.delete(arrivedSinceAsked);
+}

@@ -1,0 +1,44 @@
+import t from "tap";
+import { createAdmissionGate, GateRefusal } from "../../src/server/admission-gate.js";
+
+const never = new AbortController().signal;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+t.test("the queue holds its bound while a released turn is being handed on", async (t) => {
+  const gate = createAdmissionGate({ concurrency: 1, maxQueue: 2, maxWaitMs: 60_000 });
+  const release = await gate.enter(never);
+  const waiting = [gate.enter(never), gate.enter(never)];
+  release(); // the next waiter is admitted on a later turn of the event loop
+  t.equal(gate.stats().running, 0, "no turn runs until the hand-on");
+  t.ok(gate.full() instanceof GateRefusal, "full: two already wait for the free turn");
+  const arrival = await gate.enter(never).catch((error: unknown) => error);
+  t.ok(arrival instanceof GateRefusal, "an arrival now is refused, not queued a third");
+  t.equal(gate.stats().queued, 2);
+  for (const next of waiting) (await next)();
+  t.same(gate.stats().running, 0);
+});
+
+t.test("the wait is foreseen from how often turns end, not from how long each lasts", async (t) => {
+  // Each turn holds the gate 5 ms, but the loop is then kept 50 ms by other work (as a
+  // flood of refusals or computations outside the gate keeps it), so turns end ~55 ms apart.
+  const gate = createAdmissionGate({ concurrency: 1, maxQueue: 100, maxWaitMs: 500 });
+  const job = async () => {
+    const release = await gate.enter(never);
+    await sleep(5);
+    release();
+    const blockedUntil = performance.now() + 50;
+    while (performance.now() < blockedUntil);
+  };
+  await Promise.all(Array.from({ length: 8 }, job));
+  const { serviceMs, turnEveryMs } = gate.stats();
+  t.ok(serviceMs < 30, `a turn lasts ${serviceMs} ms`);
+  t.ok(turnEveryMs > 40, `turns end every ${turnEveryMs} ms`);
+
+  // At 5 ms a turn, 500 ms of wait would be ~100 in the queue; at ~50 ms, ~10.
+  const busy = await gate.enter(never);
+  const queued: Promise<() => void>[] = [];
+  while (!gate.full()) queued.push(gate.enter(never));
+  t.ok(queued.length >= 5 && queued.length <= 15, `${queued.length} queued within a 500 ms wait`);
+  busy();
+  for (const next of queued) (await next)();
+});

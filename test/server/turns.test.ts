@@ -1,0 +1,74 @@
+import t, { type Test } from "tap";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { deferTurnsWhile, inTurn } from "../../src/server/turns.js";
+
+const TURN_MS = 20;
+
+/** A turn that keeps the event loop TURN_MS, as a computation over a broad peer group does. */
+const busyTurn = () =>
+  inTurn(() => {
+    const until = performance.now() + TURN_MS;
+    while (performance.now() < until);
+  });
+
+async function listening(t: Test): Promise<{ server: Server; port: number; accepted: () => number }> {
+  let accepted = 0;
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    accepted++;
+    sockets.push(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  return { server, port: (server.address() as { port: number }).port, accepted: () => accepted };
+}
+
+/** Whether the listener accepted a connection since last asked (http-server.ts asks the same). */
+function arrivals(server: Server): () => boolean {
+  let accepted = 0;
+  let seen = 0;
+  server.on("connection", () => accepted++);
+  return () => {
+    const arrived = accepted !== seen;
+    seen = accepted;
+    return arrived;
+  };
+}
+
+async function acceptMsOfBurst(t: Test, connections: number, deferring: boolean): Promise<number> {
+  const { server, port, accepted } = await listening(t);
+  const stop = deferring ? deferTurnsWhile(arrivals(server)) : () => {};
+  const work = Array.from({ length: 60 }, busyTurn); // 1.2 s of turns, one per loop iteration
+  await new Promise((resolve) => setTimeout(resolve, 2 * TURN_MS));
+  const started = performance.now();
+  const clients = Array.from({ length: connections }, () => connect(port, "127.0.0.1"));
+  t.teardown(() => clients.forEach((c) => c.destroy()));
+  while (accepted() < connections) await new Promise((resolve) => setImmediate(resolve));
+  const ms = performance.now() - started;
+  await Promise.all(work);
+  stop();
+  return ms;
+}
+
+t.test("a burst of connections is accepted before the turns go on", async (t) => {
+  // libuv accepts one connection per loop iteration: behind turns of 20 ms, 30
+  // connections wait ~600 ms; turns that yield to them let them in at once.
+  const without = await acceptMsOfBurst(t, 30, false);
+  const deferring = await acceptMsOfBurst(t, 30, true);
+  t.ok(without > 20 * TURN_MS, `without deferring: ${Math.round(without)} ms (one accept per turn)`);
+  t.ok(deferring < without / 4, `deferring: ${Math.round(deferring)} ms`);
+});
+
+t.test("a steady stream of connections cannot starve the turns", async (t) => {
+  // As if every iteration of the loop accepted a connection.
+  const stop = deferTurnsWhile(() => true);
+  t.teardown(stop);
+  const started = performance.now();
+  await Promise.all([busyTurn(), busyTurn(), busyTurn()]);
+  const ms = performance.now() - started;
+  t.ok(ms >= 3 * 150, `each turn waited for connections first (${Math.round(ms)} ms for three)`);
+  t.ok(ms < 3 * 400, "but at most about 200 ms each");
+});

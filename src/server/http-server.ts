@@ -1,8 +1,9 @@
 import http from "node:http";
 import http2 from "node:http2";
-import type { AddressInfo, Server } from "node:net";
+import type { AddressInfo } from "node:net";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import { followConnections } from "./connection-drain.js";
+import { newConnectionsSignal } from "./new-connections.js";
 import { createOnePortServer } from "./one-port.js";
 import { deferTurnsWhile } from "./turns.js";
 
@@ -61,13 +62,13 @@ export async function startHttpServer(
   });
   const listener = createOnePortServer({ http1, http2: http2Server, firstBytesTimeoutMs: timeouts.headersMs });
   const connections = followConnections(listener, http1, http2Server);
-  const stopDeferringTurns = deferTurnsWhile(newConnectionsSignal(listener));
   const quietBeforeClose = newConnectionsSignal(listener);
 
   await new Promise<void>((resolve, reject) => {
     listener.once("error", reject);
     listener.listen(options.port, options.host, () => resolve());
   });
+  const stopDeferringTurns = deferTurnsWhile(newConnectionsSignal(listener));
   // These servers never listen themselves; without 'listening' Node enforces no
   // headersTimeout/requestTimeout and closeIdleConnections does nothing (NOTES.md).
   http1.emit("listening");
@@ -103,14 +104,3 @@ export async function startHttpServer(
 /** How long closing waits for an iteration of the event loop that accepts no connection. */
 const QUIET_WAIT_MS = 250;
 
-/** Whether the listener accepted a connection since the signal was last asked. */
-function newConnectionsSignal(listener: Server): () => boolean {
-  let accepted = 0;
-  let seen = 0;
-  listener.on("connection", () => accepted++);
-  return () => {
-    const arrived = accepted !== seen;
-    seen = accepted;
-    return arrived;
-  };
-}

@@ -28,15 +28,15 @@ export interface RestTranscoderOptions {
   contextValues: (req: NodeRequest) => ContextValues;
   maxBodyBytes: number;
   /**
-   * Answers kept for repeated requests, with ETags. A request it can answer is
-   * authorized with `authorize` (what the authentication interceptor does) and never
-   * reaches its handler.
-   */
-  /**
    * Under overload, why a call of this method is refused before its body is read (the
    * admission gate is full), or undefined: shedding must cost less than the work it sheds.
    */
   shed?: (method: DescMethod) => ConnectError | undefined;
+  /**
+   * Answers kept for repeated requests, with ETags. A request it can answer is
+   * authorized with `authorize` (what the authentication interceptor does) and never
+   * reaches its handler.
+   */
   answers?: {
     cache: AnswerCache;
     /** Whether the caller is known at once to be authorized (a token verified a moment ago). */

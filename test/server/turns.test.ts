@@ -1,5 +1,6 @@
 import t, { type Test } from "tap";
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { newConnectionsSignal } from "../../src/server/new-connections.js";
 import { deferTurnsWhile, inTurn } from "../../src/server/turns.js";
 
 const TURN_MS = 20;
@@ -26,21 +27,9 @@ async function listening(t: Test): Promise<{ server: Server; port: number; accep
   return { server, port: (server.address() as { port: number }).port, accepted: () => accepted };
 }
 
-/** Whether the listener accepted a connection since last asked (http-server.ts asks the same). */
-function arrivals(server: Server): () => boolean {
-  let accepted = 0;
-  let seen = 0;
-  server.on("connection", () => accepted++);
-  return () => {
-    const arrived = accepted !== seen;
-    seen = accepted;
-    return arrived;
-  };
-}
-
 async function acceptMsOfBurst(t: Test, connections: number, deferring: boolean): Promise<number> {
   const { server, port, accepted } = await listening(t);
-  const stop = deferring ? deferTurnsWhile(arrivals(server)) : () => {};
+  const stop = deferring ? deferTurnsWhile(newConnectionsSignal(server)) : () => {};
   const work = Array.from({ length: 60 }, busyTurn); // 1.2 s of turns, one per loop iteration
   await new Promise((resolve) => setTimeout(resolve, 2 * TURN_MS));
   const started = performance.now();

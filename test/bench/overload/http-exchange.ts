@@ -1,4 +1,5 @@
 import http from "node:http";
+import { percentile } from "../peer/stats.js";
 
 export interface Answer {
   status: number;
@@ -24,10 +25,10 @@ export interface Spread {
   maxMs: number;
 }
 
+/** Nearest-rank p50, p99 and the maximum, to a tenth of a ms; 0 for no values (none was slow). */
 export function spread(values: readonly number[]): Spread {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
-  return { p50Ms: round(at(0.5)), p99Ms: round(at(0.99)), maxMs: round(sorted.at(-1) ?? 0) };
+  if (values.length === 0) return { p50Ms: 0, p99Ms: 0, maxMs: 0 };
+  return { p50Ms: round(percentile(values, 50)), p99Ms: round(percentile(values, 99)), maxMs: round(percentile(values, 100)) };
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;

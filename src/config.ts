@@ -1,4 +1,5 @@
 import os from "node:os";
+import { STANDARD_RULE, type DisclosureRule } from "./benchmark/disclosure-rule.js";
 
 /**
  * The environment, read and checked once at start-up (CONVENTIONS.md, Configuration).
@@ -19,6 +20,15 @@ export interface Config {
   drainMs: number;
   /** ANALYTICS_CONCURRENCY, ANALYTICS_QUEUE, ANALYTICS_MAX_WAIT_MS: the admission gate of the peer-group calls. */
   admission: { concurrency: number; maxQueue: number; maxWaitMs: number };
+  /** CORS_ORIGINS: the origins whose pages may call the API from a browser ("*" any); none by default. */
+  corsOrigins: string[];
+  /**
+   * METRICS_PORT: where Prometheus scrapes `/metrics` (on HOST), or undefined when unset:
+   * no metrics at all. 0 picks a free port (the start-up log names it).
+   */
+  metricsPort: number | undefined;
+  /** DISCLOSURE_RULE and its thresholds: which peer groups' figures are refused to keep contributors' programs confidential. */
+  disclosure: DisclosureRule;
 }
 
 export class ConfigError extends Error {}
@@ -26,8 +36,9 @@ export class ConfigError extends Error {}
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; port?: number }): Config {
+  const port = readPort(env.PORT, defaults.port ?? 8080);
   return {
-    port: readPort(env.PORT, defaults.port ?? 8080),
+    port,
     host: env.HOST?.trim() || defaults.host,
     databaseUrl: readUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"]),
     asOf: readDate("BENCHMARK_AS_OF", env.BENCHMARK_AS_OF),
@@ -44,7 +55,24 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
       // up to about 4 s (npm run soak): refusing them would fail a load the service is for.
       maxWaitMs: readMilliseconds("ANALYTICS_MAX_WAIT_MS", env.ANALYTICS_MAX_WAIT_MS, 5_000, 60_000),
     },
+    corsOrigins: readOrigins("CORS_ORIGINS", env.CORS_ORIGINS),
+    metricsPort: readMetricsPort(env.METRICS_PORT, port),
+    disclosure: readDisclosureRule(env),
   };
+}
+
+/**
+ * Off unless set (CONVENTIONS.md: "on METRICS_PORT when it is set"): a fixed default
+ * port would keep the second replica on a host from starting, and replicas may start at
+ * the same moment. Its own port, never the API's: the metrics need no token, so that
+ * port must stay inside the network.
+ */
+function readMetricsPort(text: string | undefined, apiPort: number): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const port = parseWholeNumber(text.trim());
+  if (port === undefined || port > 65535) throw new ConfigError(`METRICS_PORT must be a port number (0-65535), not "${text}"`);
+  if (port !== 0 && port === apiPort) throw new ConfigError(`METRICS_PORT must differ from PORT (both are ${port})`);
+  return port;
 }
 
 function readCount(name: string, text: string | undefined, fallback: number, min = 1): number {
@@ -95,6 +123,57 @@ function readUrl(name: string, text: string | undefined, protocols: string[]): s
   return text;
 }
 
+/**
+ * Origins, comma- or space-separated, each `scheme://host[:port]` as a browser sends it
+ * in Origin (no path, no trailing slash), or "*" for any.
+ */
+function readOrigins(name: string, text: string | undefined): string[] {
+  const origins = (text ?? "").split(/[\s,]+/).filter(Boolean);
+  for (const origin of origins) {
+    if (origin === "*") continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin) {
+      throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme, host and port only) or *, not "${origin}"`);
+    }
+  }
+  return origins;
+}
+
+/**
+ * DISCLOSURE_RULE (none or standard) and, under standard, its three thresholds, each
+ * overridable. A threshold set under `none` is refused: the operator meant a rule that
+ * is not in force, and partner data would be answered unprotected.
+ */
+function readDisclosureRule(env: NodeJS.ProcessEnv): DisclosureRule {
+  const kind = readChoice("DISCLOSURE_RULE", env.DISCLOSURE_RULE, ["none", "standard"]) ?? "none";
+  const thresholds = ["DISCLOSURE_MIN_COMPANIES", "DISCLOSURE_MAX_SOURCE_SHARE", "DISCLOSURE_MAX_TOP2_SHARE"] as const;
+  if (kind === "none") {
+    const stray = thresholds.find((name) => env[name]?.trim());
+    if (stray) throw new ConfigError(`${stray} applies only with DISCLOSURE_RULE=standard (it is none)`);
+    return { kind };
+  }
+  return {
+    kind,
+    minCompanies: readCount("DISCLOSURE_MIN_COMPANIES", env.DISCLOSURE_MIN_COMPANIES, STANDARD_RULE.minCompanies),
+    maxSourceShareBasisPoints: readPercent("DISCLOSURE_MAX_SOURCE_SHARE", env.DISCLOSURE_MAX_SOURCE_SHARE, STANDARD_RULE.maxSourceShareBasisPoints),
+    maxTopTwoShareBasisPoints: readPercent("DISCLOSURE_MAX_TOP2_SHARE", env.DISCLOSURE_MAX_TOP2_SHARE, STANDARD_RULE.maxTopTwoShareBasisPoints),
+  };
+}
+
+/** A percentage above 0 and at most 100, with at most two decimals ("25", "25.5%"), as basis points. */
+function readPercent(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text.trim() === "") return fallback;
+  const match = /^(\d{1,3})(?:\.(\d{1,2}))?%?$/.exec(text.trim());
+  const basisPoints = match ? Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0")) : NaN;
+  if (!(basisPoints > 0 && basisPoints <= 10_000)) throw new ConfigError(`${name} must be a percentage above 0 and at most 100, such as 25 or 25.5%, not "${text}"`);
+  return basisPoints;
+}
+
 /** A real calendar date written YYYY-MM-DD. */
 export function readDate(name: string, text: string | undefined): string | undefined {
   if (text === undefined || text.trim() === "") return undefined;
@@ -105,10 +184,10 @@ export function readDate(name: string, text: string | undefined): string | undef
   return text;
 }
 
-function readChoice(name: string, text: string | undefined, choices: string[]): string | undefined {
+function readChoice<C extends string>(name: string, text: string | undefined, choices: readonly C[]): C | undefined {
   if (text === undefined || text.trim() === "") return undefined;
-  if (!choices.includes(text)) throw new ConfigError(`${name} must be one of ${choices.join(", ")}, not "${text}"`);
-  return text;
+  if (!choices.includes(text as C)) throw new ConfigError(`${name} must be one of ${choices.join(", ")}, not "${text}"`);
+  return text as C;
 }
 
 function readMegabytes(name: string, text: string | undefined, fallback: number): number {

@@ -22,6 +22,33 @@ export interface AssessmentStatistics {
   retention: AmountStatistics;
   /** Only when asked for: the peer loss events, without a loss-year filter. */
   totalLossCount?: number;
+  /** Only when the engine counts them: who the program count and each distribution rest on. */
+  contributors?: AssessmentContributors;
+}
+
+/** Who the program count and each distribution of an assessment rest on. */
+export type AssessmentContributors = Record<"programs" | "limit" | "premium" | "retention", Contributors>;
+
+/**
+ * Who the programs behind one figure came from, as the disclosure rule
+ * (src/benchmark/disclosure-rule.ts) reads it: the programs the figure is computed from
+ * (for a distribution, those with its amount; for RPM, those with an RPM; for the
+ * median limit, those with a limit; for the program count, all of them).
+ */
+export interface Contributors {
+  programs: number;
+  /** Distinct companies among them. */
+  companies: number;
+  /** Programs of the two companies with the most (of the one, when there is one). */
+  topTwoCompanyPrograms: number;
+  /**
+   * Programs that came from partners: every source but `curated`, which is public. A
+   * program without a source counts as a partner's, all such programs as one source:
+   * the rule cannot tell them apart, so it assumes the worst.
+   */
+  partnerPrograms: number;
+  /** Programs of the partner source with the most. */
+  largestSourcePrograms: number;
 }
 
 export interface RpmStatistics {
@@ -32,11 +59,15 @@ export interface RpmStatistics {
   maxRpm: Decimal;
   /** Where the client's RPM stands among the peer RPMs. */
   rank: RankCounts;
+  /** Only when the engine counts them: who the RPMs rest on. */
+  contributors?: Contributors;
 }
 
 export interface PeerCount {
   reference: CoverageReference;
   count: number;
+  /** Only when the engine counts them, and for programs only (loss events are public records). */
+  contributors?: Contributors;
 }
 
 /**
@@ -54,4 +85,6 @@ export interface LimitAdequacyStatistics {
   cases: LossCases;
   /** The median limit of the peer programs of the default window, rounded to whole dollars. */
   medianLimit: Decimal;
+  /** Only when the engine counts them: who the median limit rests on. */
+  contributors?: Contributors;
 }

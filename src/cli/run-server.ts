@@ -1,10 +1,13 @@
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import type { Authenticator } from "../auth/authenticator.js";
+import { describeRule, type DisclosureRule } from "../benchmark/disclosure-rule.js";
 import { createApp, type AppDependencies } from "../server/create-app.js";
 import { startHttpServer, type RunningServer } from "../server/http-server.js";
 import { createPeerIndex } from "../peer-index/peer-index.js";
 import { createDatasetVersionWatcher } from "../store/dataset-version-watcher.js";
+import { startMetricsServer } from "../metrics/metrics-server.js";
+import { createServiceMetrics } from "../metrics/service-metrics.js";
 
 /**
  * Serves until SIGTERM or SIGINT, then drains (CONVENTIONS.md, Lifecycle and faults):
@@ -31,9 +34,19 @@ export async function runServer(options: {
   /** DRAIN_PERIOD_MS. */
   drainMs: number;
   admission: AppDependencies["admission"];
+  /** CORS_ORIGINS. */
+  corsOrigins: readonly string[];
+  /** DISCLOSURE_RULE and its thresholds. */
+  disclosure: DisclosureRule;
+  /** Who issues the tokens, for /openapi.json. */
+  tokens: AppDependencies["tokens"];
+  /** METRICS_PORT: where `/metrics` is served (on `host`); undefined, no metrics. */
+  metricsPort?: number;
   cleanup?: () => Promise<void>;
 }): Promise<RunningServer> {
   const { knex, log } = options;
+  if (options.disclosure.kind === "none") log.warn("DISCLOSURE_RULE=none: partner data is answered without disclosure control");
+  else log.info({ disclosure: describeRule(options.disclosure) }, "disclosure rule in force");
   if (options.peerIndex && process.platform === "linux" && process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
     // glibc's sliding mmap threshold keeps a replaced snapshot's columns in the heap: RSS
     // steps up by about a snapshot after each of the first rebuilds (README, Soak).
@@ -44,18 +57,22 @@ export async function runServer(options: {
   // The index builds its first snapshot when the watcher first reads the version, and
   // a new one on every later version.
   const peerIndex = options.peerIndex ? createPeerIndex({ connectionString: options.databaseUrl, log }) : undefined;
+  const metrics = options.metricsPort === undefined ? undefined : createServiceMetrics({ knex, peerIndex });
   const watcher = createDatasetVersionWatcher({
     connectionString: options.databaseUrl,
     log,
     onChange: (version) => {
       log.info({ datasetVersion: version }, "dataset version");
+      metrics?.datasetVersionSeen(version);
       peerIndex?.datasetChanged(version);
     },
   });
   void watcher.start();
   let stopping = false;
-  const app = createApp({ ...options, peerIndex, datasetVersion: () => watcher.current(), draining: () => stopping });
-  const server = await startHttpServer(app, options);
+  const app = createApp({ ...options, peerIndex, metrics, datasetVersion: () => watcher.current(), draining: () => stopping });
+  // Before the API's port: a metrics port taken stops start-up before any caller is served.
+  const metricsServer = metrics && (await startMetricsServer(metrics.registry, { port: options.metricsPort!, host: options.host, log }));
+  const server = await startHttpServer(metrics ? metrics.instrument(app) : app, options);
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -65,6 +82,9 @@ export async function runServer(options: {
     // What the drain period leaves of 8.5 s goes to requests still running; the pool and the rest close in what is left of 10 s.
     await server.close(8_500 - drainMs, drainMs);
     log.info("listener closed; requests finished");
+    // Scraped through the drain (in-flight requests falling to none), closed with the API's
+    // listener; it drops its connections rather than wait on them.
+    await metricsServer?.close();
     await watcher.stop();
     peerIndex?.stop();
     await knex.destroy();
@@ -76,5 +96,6 @@ export async function runServer(options: {
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
   log.info({ url: server.url }, "listening");
+  if (metricsServer) log.info({ url: metricsServer.url }, "metrics");
   return server;
 }

@@ -24,6 +24,6 @@ export function registerServeCommand(program: Command): void {
       const knex = createDatabase(config.databaseUrl!, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
       const authenticator = createJwtAuthenticator({ ...auth, log });
       authenticator.start();
-      await runServer({ knex, databaseUrl: config.databaseUrl!, authenticator, log, port: config.port, host: config.host, asOf: config.asOf, peerIndex: config.peerIndex, answerCacheBytes: config.answerCacheBytes, admission: config.admission, drainMs: config.drainMs, cleanup: async () => authenticator.stop() });
+      await runServer({ knex, databaseUrl: config.databaseUrl!, authenticator, log, port: config.port, host: config.host, asOf: config.asOf, peerIndex: config.peerIndex, answerCacheBytes: config.answerCacheBytes, admission: config.admission, drainMs: config.drainMs, corsOrigins: config.corsOrigins, disclosure: config.disclosure, tokens: { issuer: auth.issuer, scopes: auth.requiredScopes }, metricsPort: config.metricsPort, cleanup: async () => authenticator.stop() });
     });
 }

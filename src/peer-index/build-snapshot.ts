@@ -13,12 +13,19 @@ const COMPANY_FIELDS = "c.naics2, c.naics3, c.organization_type, c.revenues, c.e
 
 // In any order (snapshot-builder.ts sorts them); companies without a NAICS code match
 // no peer group and are left out. The RPM is the SQL engine's own expression, in cents.
+// Each program carries its company as a dense index (ids go up to 2^53 - 1): the
+// company's rank by id among those with a NAICS code, the same whatever the plan (an
+// index scan of the primary key, no sort), and its source as stored.
 const PROGRAMS_COPY = `copy (
   select p.coverage_id, p.effective_date - date '1970-01-01', p.line_of_business_id, ${COMPANY_FIELDS},
          p.limit_amount, p.premium, p.retention,
-         case when p.premium is not null and p.limit_amount > 0 then ${RPM_CENTS_SQL} end
-  from programs p join companies c on c.company_id = p.company_id
-  where c.naics2 is not null
+         case when p.premium is not null and p.limit_amount > 0 then ${RPM_CENTS_SQL} end,
+         c.company_index, p.source
+  from programs p join (
+    select company_id, naics2, naics3, organization_type, revenues, employees, market_cap,
+           row_number() over (order by company_id) - 1 as company_index
+    from companies where naics2 is not null
+  ) c on c.company_id = p.company_id
 ) to stdout`;
 
 // In any order too, each with its rank in answer order within its coverage
@@ -64,7 +71,7 @@ export async function buildSnapshot(connectionString: string): Promise<PeerSnaps
 
     const builder = new SnapshotBuilder(version, coverageIds, lines);
     builder.startPrograms(Number(counts.programs));
-    await forEachCopyRow(client.query(copyTo(PROGRAMS_COPY)), 13, (row) => builder.addProgram(row));
+    await forEachCopyRow(client.query(copyTo(PROGRAMS_COPY)), 15, (row) => builder.addProgram(row));
     builder.finishPrograms();
     builder.startLosses(Number(counts.losses));
     await forEachCopyRow(client.query(copyTo(LOSSES_COPY)), 12, (row) => builder.addLoss(row));

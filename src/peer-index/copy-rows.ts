@@ -6,12 +6,17 @@ const BACKSLASH = 92;
 const MINUS = 45;
 const DOT = 46;
 const ZERO = 48;
+const UPPER_N = 78;
+/** The control characters COPY writes as a backslash and a letter (b f n r t v), by the letter's byte. */
+const CONTROL_ESCAPES = new Map([[98, 8], [102, 12], [110, 10], [114, 13], [116, 9], [118, 11]]);
 
 /**
  * One row of a `COPY ... TO STDOUT` in text format, read in place: fields are byte
  * ranges of the stream's buffer, turned into numbers without making a string or an
  * object per row (4 million rows must not become 4 million objects: issue 11). The
- * build only selects integers, decimals and upper-case codes, none of which COPY escapes.
+ * build selects integers, decimals and upper-case codes, none of which COPY escapes,
+ * and one free text, the programs' source, which source-dictionary.ts reads by its
+ * bytes as sent and turns into text (unescapedText) once per distinct source.
  */
 export class CopyRow {
   /** The buffer the current row lies in. */
@@ -24,10 +29,10 @@ export class CopyRow {
     this.ends = new Int32Array(fieldCount);
   }
 
-  /** COPY writes SQL NULL as `\N`. */
+  /** COPY writes SQL NULL as `\N` (a text of one backslash is `\\`). */
   isNull(field: number): boolean {
     const start = this.starts[field]!;
-    return this.ends[field]! - start === 2 && this.buffer[start] === BACKSLASH;
+    return this.ends[field]! - start === 2 && this.buffer[start] === BACKSLASH && this.buffer[start + 1] === UPPER_N;
   }
 
   /**
@@ -74,6 +79,28 @@ export class CopyRow {
     let key = 0;
     for (let i = this.starts[field]!; i < this.ends[field]!; i++) key = key * 32 + (this.buffer[i]! & 31);
     return key;
+  }
+
+  /**
+   * A text field as it was stored (UTF-8, node-postgres's client encoding). COPY TO
+   * writes a backslash before a backslash, and \b \f \n \r \t \v for those control
+   * characters, and "will never emit an octal or hex-digits backslash sequence"
+   * (PostgreSQL's COPY, "Text Format").
+   */
+  unescapedText(field: number): string {
+    const buffer = this.buffer;
+    const end = this.ends[field]!;
+    const bytes: number[] = [];
+    for (let i = this.starts[field]!; i < end; i++) {
+      const byte = buffer[i]!;
+      if (byte === BACKSLASH && i + 1 < end) {
+        const escaped = buffer[++i]!;
+        bytes.push(CONTROL_ESCAPES.get(escaped) ?? escaped);
+      } else {
+        bytes.push(byte);
+      }
+    }
+    return Buffer.from(bytes).toString("utf8");
   }
 
   /** The field's text (for dictionaries of short codes and for error messages). */

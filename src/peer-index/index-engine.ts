@@ -1,7 +1,9 @@
 import type { LossYearFilter } from "../benchmark/loss-years.js";
 import type { PeerEngine } from "../benchmark/peer-engine.js";
 import type { CoverageReference } from "../benchmark/peer-group.js";
+import type { AssessmentStatistics, LimitAdequacyStatistics, PeerCount, RpmStatistics } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
+import { assessmentContributors, contributorsOfRows } from "./contributor-counts.js";
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
@@ -11,6 +13,14 @@ import { emptyNaicsRows, type CompanyColumns, type CoverageSlices, type NaicsRow
 
 /** What an unknown coverage reads as: nothing, so the service answers 400 as with SQL. */
 const UNKNOWN_COVERAGE: CoverageSlices = { lineOfBusinessIds: [], programs: emptyNaicsRows(), losses: emptyNaicsRows(), exact: true };
+
+export interface IndexPeerEngineOptions {
+  /**
+   * Count who each program figure's rows came from (Contributors, for the disclosure
+   * rule), in the same call; off by default, when no answer carries them or costs more.
+   */
+  contributors?: boolean;
+}
 
 interface Opened {
   snapshot: PeerSnapshot;
@@ -24,10 +34,11 @@ interface Opened {
  * dataset versions; its answer holds no view of the snapshot's columns, so a replaced
  * snapshot can be released at once (release-snapshot.ts). With no snapshot to answer from (before the first build, or one
  * known to be stale), or for a coverage the index cannot hold exactly, it hands the
- * call to `fallback`, the SQL engine. Calls take turns on the event loop (turns.ts).
+ * call to `fallback`, the SQL engine, which must count contributors as this engine is
+ * told to. Calls take turns on the event loop (turns.ts).
  */
-export function createIndexPeerEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine): PeerEngine {
-  return takingTurns(createEngine(currentSnapshot, fallback));
+export function createIndexPeerEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine, options: IndexPeerEngineOptions = {}): PeerEngine {
+  return takingTurns(createEngine(currentSnapshot, fallback, options.contributors ?? false));
 }
 
 function takingTurns(engine: PeerEngine): PeerEngine {
@@ -41,7 +52,7 @@ function takingTurns(engine: PeerEngine): PeerEngine {
   };
 }
 
-function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine): PeerEngine {
+function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine, counting: boolean): PeerEngine {
   /** The snapshot and coverage to answer from, or undefined to ask the fallback. */
   function open(coverageId: number): Opened | undefined {
     const snapshot = currentSnapshot();
@@ -62,27 +73,36 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       if (!opened) return fallback.assessment(peers, window, selected, options);
       const filter = compilePeerFilter(opened.snapshot, peers);
       const { rows, count } = matchPrograms(opened, filter, window);
-      return {
+      const answer: AssessmentStatistics = {
         reference: opened.reference,
         totalProgramCount: count,
         ...assessmentFigures(opened.snapshot.programs, rows, count, selected),
         totalLossCount: options.withLossCount ? matchLosses(opened, filter, { kind: "any" }).count : undefined,
       };
+      if (counting) answer.contributors = assessmentContributors(opened.snapshot, rows, count);
+      return answer;
     },
 
     async rpm(peers, window, clientRpm) {
       const opened = open(peers.coverageId);
       if (!opened) return fallback.rpm(peers, window, clientRpm);
-      const { rows, count } = matchPrograms(opened, compilePeerFilter(opened.snapshot, peers), window);
-      return { reference: opened.reference, ...rpmFiguresOfRows(opened.snapshot.programs, opened.snapshot.largeRpms, opened.coverage.programs, rows, count, clientRpm) };
+      const { snapshot, coverage, reference } = opened;
+      const { rows, count } = matchPrograms(opened, compilePeerFilter(snapshot, peers), window);
+      const answer: RpmStatistics = { reference, ...rpmFiguresOfRows(snapshot.programs, snapshot.largeRpms, coverage.programs, rows, count, clientRpm) };
+      if (counting) answer.contributors = contributorsOfRows(snapshot, rows, count, snapshot.programs.rpm);
+      return answer;
     },
 
     async programCount(peers, window) {
       const opened = open(peers.coverageId);
       if (!opened) return fallback.programCount(peers, window);
-      return { reference: opened.reference, count: matchPrograms(opened, compilePeerFilter(opened.snapshot, peers), window).count };
+      const { rows, count } = matchPrograms(opened, compilePeerFilter(opened.snapshot, peers), window);
+      const answer: PeerCount = { reference: opened.reference, count };
+      if (counting) answer.contributors = contributorsOfRows(opened.snapshot, rows, count);
+      return answer;
     },
 
+    // Loss events are public records: no contributors to count.
     async lossCount(peers, years) {
       const opened = open(peers.coverageId);
       if (!opened) return fallback.lossCount(peers, years);
@@ -97,7 +117,10 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       const medianLimit = medianLimitOfRows(opened.snapshot.programs, opened.coverage.programs, programs.rows, programs.count);
       const losses = matchLosses(opened, filter, years);
       const cases = casesInOrder(opened.snapshot.losses, opened.coverage.losses, losses.rows, losses.count);
-      return { reference: opened.reference, cases, medianLimit };
+      const answer: LimitAdequacyStatistics = { reference: opened.reference, cases, medianLimit };
+      // The rows the median limit reads: the default window's, with a limit.
+      if (counting) answer.contributors = contributorsOfRows(opened.snapshot, programs.rows, programs.count, opened.snapshot.programs.limit);
+      return answer;
     },
   };
 }

@@ -6,6 +6,7 @@
 const rows = { programs: new Uint32Array(0), losses: new Uint32Array(0) };
 let words = new Uint32Array(0);
 let values = new Float64Array(0);
+let keys: [Uint32Array, Uint32Array] = [new Uint32Array(0), new Uint32Array(0)];
 
 /** Room for `size` row numbers of a table (one buffer each, so a program scan and a loss scan can be held at once). */
 export function scratchRows(table: keyof typeof rows, size: number): Uint32Array {
@@ -25,4 +26,10 @@ export function scratchBits(size: number): Uint32Array {
 export function scratchValues(size: number): Float64Array {
   if (values.length < size) values = new Float64Array(size);
   return values;
+}
+
+/** Room for `size` sort keys, twice (a radix sort's two sides). */
+export function scratchKeys(size: number): [Uint32Array, Uint32Array] {
+  if (keys[0].length < size) keys = [new Uint32Array(size), new Uint32Array(size)];
+  return keys;
 }

@@ -4,6 +4,7 @@ import { NAICS_KEYS, naicsKey } from "./naics-key.js";
 import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
 import { rankRows } from "./rank-rows.js";
 import { RecycledBuffers } from "./recycled-buffers.js";
+import { SourceDictionary } from "./source-dictionary.js";
 import { emptyNaicsRows, NO_BAND, type CompanyColumns, type CoverageSlices, type LossColumns, type PeerSnapshot, type ProgramColumns } from "./snapshot.js";
 
 // Filled once the rows are in order, not loaded.
@@ -13,6 +14,8 @@ const LOSS_RANKS: readonly string[] = ["rowByRank"];
 const MAX_EXACT_EMPLOYEES = 2 ** 24;
 /** Lines of business and organization types are indexed in 16 bits. */
 const MAX_CODES = 0xffff;
+/** A company's index and three bits fill the 32-bit keys of company-tallies.ts. */
+const MAX_COMPANIES = 2 ** 29;
 
 /**
  * Turns the rows of the two COPYs into a snapshot. Rows arrive in any order and are
@@ -33,6 +36,9 @@ export class SnapshotBuilder {
   /** Each loaded row's bucket (coverage, NAICS key), for the sort. */
   private bucket = new Uint32Array(0);
   private readonly recycled = new RecycledBuffers();
+  private readonly sources = new SourceDictionary();
+  /** One past the largest company index loaded. */
+  private companyCount = 0;
   private rows = 0;
 
   constructor(
@@ -65,11 +71,16 @@ export class SnapshotBuilder {
       rpm: new Float64Array(capacity),
       rowByRpmRank: new Uint32Array(0),
       rowByLimitRank: new Uint32Array(0),
+      company: new Uint32Array(capacity),
+      source: new Uint16Array(capacity),
     };
     this.startRows(capacity);
   }
 
-  /** Fields: coverage, day, line, the company's six, limit, premium, retention, RPM cents. */
+  /**
+   * Fields: coverage, day, line, the company's six, limit, premium, retention, RPM
+   * cents, the company's dense index, source.
+   */
   addProgram(row: CopyRow): void {
     const columns = this.programs!;
     const i = this.rows++;
@@ -84,6 +95,10 @@ export class SnapshotBuilder {
     columns.limitBand[i] = Number.isNaN(limit) ? NO_BAND : bandOfCents(LIMIT_BANDS, limit);
     columns.premiumBand[i] = Number.isNaN(premium) ? NO_BAND : bandOfCents(PREMIUM_BANDS, premium);
     columns.retentionBand[i] = Number.isNaN(retention) ? NO_BAND : bandOfCents(RETENTION_BANDS, retention);
+    const company = (columns.company[i] = row.integer(13));
+    if (!(company < MAX_COMPANIES)) throw new Error(`more than ${MAX_COMPANIES} companies: too many for the peer index`);
+    if (company >= this.companyCount) this.companyCount = company + 1;
+    columns.source[i] = this.sources.indexOf(row, 14);
     exact &&= safe(limit) && safe(premium) && safe(retention);
     if (!exact) coverage.exact = false;
   }
@@ -160,6 +175,8 @@ export class SnapshotBuilder {
       organizationTypes: [...this.organizationIndex.keys()],
       organizationIndex: this.organizationIndex,
       programs,
+      companyCount: this.companyCount,
+      sources: this.sources.texts,
       largeRpms: this.largeRpms,
       losses,
     };

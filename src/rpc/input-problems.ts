@@ -49,7 +49,8 @@ export function summarizeProblems(problems: readonly { field: string }[]): strin
   return fields === 1 ? "1 input is invalid" : `${fields} inputs are invalid`;
 }
 
-export function invalidArgument(problems: readonly InputProblem[]): ConnectError {
+export function invalidArgument(all: readonly InputProblem[]): ConnectError {
+  const problems = fewPerField(all);
   const message = `${summarizeProblems(problems)}: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`;
   const detail = create(InputProblemsSchema, {
     problems: problems.map(({ field, message, position }) => ({ field, message, position })),
@@ -68,4 +69,25 @@ export function createBindingProblemsInterceptor(): Interceptor {
     assertNoProblems(req.contextValues.get(bindingProblemsKey));
     return res;
   };
+}
+
+/**
+ * At most this many problems are listed for one field, then how many more there were:
+ * a list of 1,100 bad codes made trailers of 40 KB, and gRPC clients reset such a
+ * stream (grpc-js: RST_STREAM, `internal`). Every invalid field is still named.
+ */
+export const PROBLEMS_PER_FIELD = 5;
+
+function fewPerField(problems: readonly InputProblem[]): InputProblem[] {
+  const counts = new Map<string, number>();
+  for (const { field } of problems) counts.set(field, (counts.get(field) ?? 0) + 1);
+  const listed = new Map<string, number>();
+  const out: InputProblem[] = [];
+  for (const problem of problems) {
+    const n = (listed.get(problem.field) ?? 0) + 1;
+    listed.set(problem.field, n);
+    if (n <= PROBLEMS_PER_FIELD) out.push(problem);
+    if (n === PROBLEMS_PER_FIELD + 1) out.push({ field: problem.field, message: `and ${counts.get(problem.field)! - PROBLEMS_PER_FIELD} more problems` });
+  }
+  return out;
 }

@@ -35,6 +35,8 @@ export interface AnswerCache {
   notModified(): void;
   /** Null when it has no room for answers (ETags only). */
   stats(): AnswerCacheStats | null;
+  /** Requests answered from a kept answer, and not, since start: with room or without (metrics). */
+  counts(): { hits: number; misses: number; notModified: number };
 }
 
 export interface AnswerCacheOptions {
@@ -106,6 +108,10 @@ class KeptAnswers implements AnswerCache {
 
   notModified(): void {
     this.notModifiedCount++;
+  }
+
+  counts(): { hits: number; misses: number; notModified: number } {
+    return { hits: this.hits, misses: this.misses, notModified: this.notModifiedCount };
   }
 
   stats(): AnswerCacheStats | null {

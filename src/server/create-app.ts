@@ -9,6 +9,18 @@ import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_
 import { Health } from "../../gen/health/v1/health_pb.js";
 import { createAuthInterceptor, identify, recognize, type Authenticator } from "../auth/authenticator.js";
 import { atCapacity, createAdmissionInterceptor } from "../rpc/admission-interceptor.js";
+import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
+import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import { NAMED_SERVICES } from "../metrics/operation-names.js";
+import { describeServices } from "../services/reflection/descriptor-set.js";
+import { createReflectionServices } from "../services/reflection/reflection-service.js";
+import { createCors } from "./cors.js";
+import { createApiReference } from "./pages/api-reference.js";
+import { createFrontPage } from "./pages/front-page.js";
+import { createStaticFile, type StaticFile } from "./static-file.js";
+import { openApiDocument } from "../openapi/openapi-document.js";
+import { SERVICE_VERSION } from "../service-version.js";
+import { relabelParseFailures } from "../rpc/parse-failures.js";
 import { createErrorInterceptor } from "../rpc/error-interceptor.js";
 import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
 import { requestInfoKey } from "../rpc/request-info.js";
@@ -27,8 +39,11 @@ import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import { createIndexPeerEngine } from "../peer-index/index-engine.js";
 import type { PeerIndex } from "../peer-index/peer-index.js";
 import { createSqlPeerEngine } from "../store/sql-peer-engine.js";
+import { describeRule, type DisclosureRule } from "../benchmark/disclosure-rule.js";
+import { createDisclosureGuard } from "../services/disclosure-guard.js";
 import { createAdmissionGate, type GateOptions } from "./admission-gate.js";
 import { createAnswerCache } from "./answer-cache.js";
+import type { AppMetrics } from "../metrics/app-metrics.js";
 import { watchEventLoopDelay } from "./event-loop-delay.js";
 import { createReadiness } from "./readiness.js";
 import { beginRequest, requestInfoOf } from "./request-log.js";
@@ -47,6 +62,14 @@ export interface AppDependencies {
   answerCacheBytes?: number;
   /** ANALYTICS_CONCURRENCY, ANALYTICS_QUEUE, ANALYTICS_MAX_WAIT_MS: the admission gate of the peer-group calls. */
   admission?: GateOptions;
+  /** Origins allowed to call from a browser (CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
+  /** DISCLOSURE_RULE: which peer groups are refused to keep contributors' programs confidential; none by default. */
+  disclosure?: DisclosureRule;
+  /** The tokens' issuer (AUTH_ISSUER) and required scopes, as /openapi.json states them. */
+  tokens?: { issuer: string; scopes: readonly string[] };
+  /** METRICS_PORT's metrics: told of the answer cache and the gate made here. */
+  metrics?: AppMetrics;
   /** Whether the server is draining before it stops: /readyz then answers 503 at once. */
   draining?: () => boolean;
   /** Other handlers on the same port under a path prefix (the dev identity provider). */
@@ -87,22 +110,34 @@ export function createApp({
   answerCacheBytes = 0,
   draining,
   admission = DEFAULT_ADMISSION,
+  corsOrigins = [],
+  disclosure = { kind: "none" },
+  tokens,
+  metrics,
 }: AppDependencies) {
   const asOfDate = () => asOf ?? todayUtc();
   const readiness = createReadiness(knex, authenticator, peerIndex, draining);
-  const sqlEngine = createSqlPeerEngine(knex);
-  const peerEngine = peerIndex ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine) : sqlEngine;
+  // Contributors are counted only when a rule reads them: under none, no answer costs more.
+  const contributors = disclosure.kind !== "none";
+  const sqlEngine = createSqlPeerEngine(knex, { contributors });
+  const peerEngine = peerIndex ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine, { contributors }) : sqlEngine;
+  const disclosureGuard = createDisclosureGuard(disclosure, log);
   const eventLoopDelay = watchEventLoopDelay();
   const gate = createAdmissionGate(admission);
+  const cors = createCors(corsOrigins);
+  // What a person or a tool reads without a token: the front page and the API reference.
+  const pages = new Map<string, StaticFile>([["/", createFrontPage({})], ...createApiReference()]);
   const apiServices = [AssessmentService, CompanyService, LossDetailsService];
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
 
   // The data answers are read from: the dataset version the watcher heard, the peer
-  // snapshot answering (it lags the version during a rebuild), and the as-of date.
+  // snapshot answering (it lags the version during a rebuild), and the as-of date; and
+  // the disclosure rule, so that an answer given under one rule is no 304 under another.
+  const ruleTag = disclosure.kind === "none" ? "" : `.${disclosure.minCompanies}-${disclosure.maxTopTwoShareBasisPoints}-${disclosure.maxSourceShareBasisPoints}`;
   const dataTag = () => {
     const dataset = datasetVersion?.();
-    return dataset === undefined ? undefined : `${dataset}.${peerIndex?.current()?.version ?? "-"}.${asOfDate()}`;
+    return dataset === undefined ? undefined : `${dataset}.${peerIndex?.current()?.version ?? "-"}.${asOfDate()}${ruleTag}`;
   };
   // ETags and 304s cost no memory, so they are always on; answers are kept only with room for them.
   const answerCache = createAnswerCache({
@@ -112,13 +147,19 @@ export function createApp({
     dataTag,
     onCleared: (stats) => log.info({ answerCache: stats }, "answer cache emptied: the data changed"),
   });
+  metrics?.watch({ answerCache, gate, disclosure: disclosureGuard });
   const connectHandler = connectNodeAdapter({
     routes(router: ConnectRouter) {
-      router.service(AssessmentService, withKeptAnswers(AssessmentService, createAssessmentService(peerEngine, asOfDate), answerCache));
+      router.service(AssessmentService, withKeptAnswers(AssessmentService, createAssessmentService(peerEngine, asOfDate, disclosureGuard), answerCache));
       router.service(CompanyService, withKeptAnswers(CompanyService, createCompanyService(knex), answerCache));
-      router.service(LossDetailsService, withKeptAnswers(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate), answerCache));
+      router.service(LossDetailsService, withKeptAnswers(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate, disclosureGuard), answerCache));
       router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
-      handlers = router.handlers;
+      const reflection = createReflectionServices(describeServices(NAMED_SERVICES));
+      router.service(ServerReflection, reflection.v1);
+      router.service(ServerReflectionV1Alpha, reflection.v1alpha);
+      // The REST face sends only bodies it encoded itself; callers' bodies are checked.
+      handlers = [...router.handlers];
+      router.handlers.splice(0, router.handlers.length, ...handlers.map(relabelParseFailures));
     },
     interceptors: [
       createErrorInterceptor(log),
@@ -151,11 +192,16 @@ export function createApp({
     },
   });
 
+  // Written once from the REST face's own route table: it cannot describe other routes.
+  pages.set("/openapi.json", createStaticFile(Buffer.from(JSON.stringify(openApiDocument(rest.routes, { issuer: tokens?.issuer, scopes: tokens?.scopes, version: SERVICE_VERSION }))), { contentType: "application/json" }));
+
   async function fallback(req: NodeRequest, res: NodeResponse): Promise<void> {
     try {
       const path = requestPath(req);
       const read = req.method === "GET" || req.method === "HEAD";
       if (read && path === "/healthz") return writeJson(res, 200, { status: "ok" });
+      const page = read ? pages.get(path) : undefined;
+      if (page) return await page.serve(req, res);
       if (read && path === "/readyz") {
         const { ready, reasons } = await readiness.check();
         return writeJson(res, ready ? 200 : 503, {
@@ -167,6 +213,7 @@ export function createApp({
           answerCache: answerCache.stats(),
           admission: gate.stats(),
           tokenCache: authenticator.tokenCache?.() ?? null,
+          disclosure: describeRule(disclosure),
         });
       }
       for (const mount of mounts) if (path === mount.prefix || path.startsWith(`${mount.prefix}/`)) return mount.handle(req, res);
@@ -180,6 +227,7 @@ export function createApp({
 
   return function handle(req: NodeRequest, res: NodeResponse): void {
     beginRequest(req, res, log);
+    if (cors?.handle(req, res)) return;
     connectHandler(req, res);
   };
 }

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import type { RequestInfo } from "../rpc/request-info.js";
 import { requestPath } from "../transcoding/request-target.js";
+import { traceIdOf } from "./trace-context.js";
 
 // CONVENTIONS.md: a caller's own id is kept when it is 1 to 128 of these characters.
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -14,12 +15,15 @@ type WithInfo = NodeRequest & { [INFO]?: RequestInfo };
 /**
  * Gives the request its id (the caller's, when acceptable, else a new one), echoes
  * it in `X-Request-Id`, and writes the request's one log line when it ends: method,
- * path, protocol, status, outcome code, caller, duration, request id. Never the token.
+ * path, protocol, status, outcome code, caller, duration, request id, and the trace id of
+ * a W3C traceparent. Never the token.
  */
 export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): RequestInfo {
   const offered = req.headers["x-request-id"];
   const requestId = typeof offered === "string" && CALLER_REQUEST_ID.test(offered) ? offered : randomUUID();
-  const info = new LoggedRequest(requestId, log);
+  // The caller's trace (W3C traceparent), so that its lines join it in their tracing.
+  const traceId = traceIdOf(req.headers.traceparent);
+  const info = new LoggedRequest(requestId, log, traceId);
   (req as WithInfo)[INFO] = info;
   res.setHeader("x-request-id", requestId);
   const started = performance.now();
@@ -29,6 +33,7 @@ export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): 
     const path = requestPath(req);
     const line = {
       requestId,
+      traceId,
       method: req.method,
       path,
       protocol: protocolOf(req, path),
@@ -40,10 +45,20 @@ export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): 
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       aborted: !res.writableFinished || undefined,
     };
-    if (status >= 500) log.error(line, "request");
-    else log.info(line, "request");
+    log[levelOf(status, line.code)](line, "request");
   });
   return info;
+}
+
+/**
+ * A bug is an error. A refusal the service chose (503 / unavailable: load shed, a
+ * drain, the database away) is a warning: an operator's alert on errors must not fire
+ * at every shed request, 10,000 a second in a retry storm.
+ */
+function levelOf(status: number, code: string | undefined): "error" | "warn" | "info" {
+  if (status === 503 || code === "unavailable") return "warn";
+  if (status >= 500 || code === "internal" || code === "unknown" || code === "data_loss") return "error";
+  return "info";
 }
 
 /**
@@ -59,10 +74,12 @@ class LoggedRequest implements RequestInfo {
   constructor(
     readonly requestId: string,
     private readonly root: Logger,
+    private readonly traceId: string | undefined,
   ) {}
 
+  /** Every line of the request carries its id and its caller's trace id. */
   get log(): Logger {
-    return (this.#child ??= this.root.child({ requestId: this.requestId }));
+    return (this.#child ??= this.root.child({ requestId: this.requestId, traceId: this.traceId }));
   }
 }
 
@@ -71,7 +88,8 @@ export function requestInfoOf(req: NodeRequest): RequestInfo | undefined {
   return (req as WithInfo)[INFO];
 }
 
-function protocolOf(req: NodeRequest, path: string): string {
+/** The protocol a request came in, by its headers and path: grpc, grpc-web, connect or rest (the log line's and the metrics' label). */
+export function protocolOf(req: NodeRequest, path: string): string {
   const contentType = String(req.headers["content-type"] ?? "");
   if (contentType.startsWith("application/grpc-web")) return "grpc-web";
   if (contentType.startsWith("application/grpc")) return "grpc";

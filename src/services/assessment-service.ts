@@ -9,6 +9,7 @@ import { clientRpm, rpmFigures } from "../benchmark/rate-per-million.js";
 import { timeWindow } from "../benchmark/time-window.js";
 import { readTrailing } from "../benchmark/trailing-input.js";
 import { decimalTexts } from "../rpc/decimal-texts.js";
+import type { DisclosureGuard } from "./disclosure-guard.js";
 import { assertCoverageReference, rejectInput, startValidation } from "./input-validation.js";
 
 interface WindowedInput extends PeerGroupInput {
@@ -18,8 +19,12 @@ interface WindowedInput extends PeerGroupInput {
   limit: number;
 }
 
-/** Distributions, rate per million and counts of a peer group (spec 4.1-4.4). */
-export function createAssessmentService(engine: PeerEngine, asOf: () => string): ServiceImpl<typeof AssessmentService> {
+/**
+ * Distributions, rate per million and counts of a peer group (spec 4.1-4.4). Every
+ * figure computed from peer programs passes the disclosure rule; the loss count does
+ * not need to: loss events are public records.
+ */
+export function createAssessmentService(engine: PeerEngine, asOf: () => string, disclosure: DisclosureGuard): ServiceImpl<typeof AssessmentService> {
   /** The peer group, the window and the selected amounts of a request, or a 400 with every problem. */
   async function readWindowed(req: WindowedInput & { retention?: number }, ctx: HandlerContext) {
     const problems = startValidation(ctx, req);
@@ -39,6 +44,10 @@ export function createAssessmentService(engine: PeerEngine, asOf: () => string):
     const { peers, window, amounts, problems } = await readWindowed(req, ctx);
     const stats = await engine.assessment(peers, window, amounts, { withLossCount: withCounts });
     assertCoverageReference(req, stats.reference, problems);
+    if (withCounts) disclosure.check(ctx, "programs", stats.contributors?.programs);
+    disclosure.check(ctx, "limits", stats.contributors?.limit);
+    disclosure.check(ctx, "premiums", stats.contributors?.premium);
+    disclosure.check(ctx, "retentions", stats.contributors?.retention);
     return {
       totalProgramCount: BigInt(stats.totalProgramCount),
       totalLossCount: BigInt(stats.totalLossCount ?? 0),
@@ -61,13 +70,15 @@ export function createAssessmentService(engine: PeerEngine, asOf: () => string):
       const clientBar = clientRpm(amounts.premium, amounts.limit);
       const stats = await engine.rpm(peers, window, clientBar);
       assertCoverageReference(req, stats.reference, problems);
+      disclosure.check(ctx, "rates per million", stats.contributors);
       return rpmFigures(stats, clientBar);
     },
 
     async getTotalProgramCount(req, ctx) {
       const { peers, window, problems } = await readWindowed(req, ctx);
-      const { reference, count } = await engine.programCount(peers, window);
+      const { reference, count, contributors } = await engine.programCount(peers, window);
       assertCoverageReference(req, reference, problems);
+      disclosure.check(ctx, "programs", contributors);
       return { totalProgramCount: BigInt(count) };
     },
 

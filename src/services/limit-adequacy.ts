@@ -8,6 +8,7 @@ import { readLossYears, type LossYearFilter } from "../benchmark/loss-years.js";
 import { readAmount, readPeerGroup, type PeerGroupInput } from "../benchmark/peer-group.js";
 import { DEFAULT_TRAILING, timeWindow } from "../benchmark/time-window.js";
 import { decimalTexts } from "../rpc/decimal-texts.js";
+import type { DisclosureGuard } from "./disclosure-guard.js";
 import { assertCoverageReference, rejectInput, startValidation } from "./input-validation.js";
 
 export interface LimitAdequacyInput extends PeerGroupInput {
@@ -23,7 +24,7 @@ export interface LimitAdequacyInput extends PeerGroupInput {
  * loss-year inputs, so it applies no loss-year filter. No trailing inputs: the
  * median limit always uses the default window.
  */
-export async function limitAdequacy(engine: PeerEngine, asOf: string, req: LimitAdequacyInput, ctx: HandlerContext) {
+export async function limitAdequacy(engine: PeerEngine, asOf: string, req: LimitAdequacyInput, ctx: HandlerContext, disclosure: DisclosureGuard) {
   const problems = startValidation(ctx, req);
   const text = decimalTexts(ctx);
   const peers = readPeerGroup(req, problems, text);
@@ -36,6 +37,9 @@ export async function limitAdequacy(engine: PeerEngine, asOf: string, req: Limit
 
   const stats = await engine.limitAdequacy(peers, years, timeWindow(asOf, DEFAULT_TRAILING));
   assertCoverageReference(req, stats.reference, problems);
+  // The cases are public records; the median peer limit is not. It is part of every
+  // answer, so a group that breaks the rule is refused whole rather than answered without it.
+  disclosure.check(ctx, "limits", stats.contributors);
   const figures = limitAdequacyFigures(clientLimit, stats.medianLimit, stats.cases);
   return { limitAdequacy: create(LimitAdequacySchema, { ...figures, listOfCases: lossCaseMessages(stats.cases) }) };
 }

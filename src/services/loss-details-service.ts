@@ -4,13 +4,14 @@ import type { PeerEngine } from "../benchmark/peer-engine.js";
 import type { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { findLossEvent } from "../store/loss-events.js";
 import { assertLookupId, notFound } from "./identifier.js";
+import type { DisclosureGuard } from "./disclosure-guard.js";
 import { limitAdequacy } from "./limit-adequacy.js";
 
 /** Loss details (spec 4.7) and limit adequacy (4.8). */
-export function createLossDetailsService(knex: Knex, engine: PeerEngine, asOf: () => string): ServiceImpl<typeof LossDetailsService> {
+export function createLossDetailsService(knex: Knex, engine: PeerEngine, asOf: () => string, disclosure: DisclosureGuard): ServiceImpl<typeof LossDetailsService> {
   return {
-    getLimitAdequacy: (req, ctx) => limitAdequacy(engine, asOf(), req, ctx),
-    postLimitAdequacyData: (req, ctx) => limitAdequacy(engine, asOf(), req, ctx),
+    getLimitAdequacy: (req, ctx) => limitAdequacy(engine, asOf(), req, ctx, disclosure),
+    postLimitAdequacyData: (req, ctx) => limitAdequacy(engine, asOf(), req, ctx, disclosure),
 
     async getLossDetails(req, ctx) {
       assertLookupId(ctx, "loss event");

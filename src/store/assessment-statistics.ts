@@ -4,6 +4,7 @@ import type { SelectedAmounts } from "../benchmark/peer-engine.js";
 import type { PeerGroup } from "../benchmark/peer-group.js";
 import type { AmountStatistics, AssessmentStatistics } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
+import { contributorColumns, toContributors } from "./contributor-counts.js";
 import { coverageReferenceColumns, toCoverageReference } from "./coverage-reference.js";
 import { peerLosses, peerPrograms } from "./peer-filters.js";
 import { bandCountsSql } from "./sql-fragments.js";
@@ -25,7 +26,7 @@ export async function assessmentStatistics(
   peers: PeerGroup,
   window: TimeWindow,
   selected: SelectedAmounts,
-  options: { withLossCount: boolean },
+  options: { withLossCount: boolean; contributors: boolean },
 ): Promise<AssessmentStatistics> {
   const columns: Knex.Raw[] = [knex.raw("count(*) as total_program_count")];
   for (const { key, column, scale } of AMOUNTS) {
@@ -41,10 +42,14 @@ export async function assessmentStatistics(
   if (options.withLossCount) {
     columns.push(knex.raw("(?) as total_loss_count", [peerLosses(knex, peers, { kind: "any" }).count("*")]));
   }
-  const row = await knex
-    .with("peers", peerPrograms(knex, peers, window).select("p.limit_amount", "p.premium", "p.retention"))
-    .from("peers")
-    .first([...columns, ...coverageReferenceColumns(knex, peers.coverageId)]);
+  const query = knex
+    .with("peers", peerPrograms(knex, peers, window).select("p.limit_amount", "p.premium", "p.retention", ...(options.contributors ? ["p.company_id", "p.source"] : [])))
+    .from("peers");
+  if (options.contributors) {
+    const masks = { programs: "true", limit: "limit_amount is not null", premium: "premium is not null", retention: "retention is not null" };
+    columns.push(...contributorColumns(knex, query, "peers", masks));
+  }
+  const row = await query.first([...columns, ...coverageReferenceColumns(knex, peers.coverageId)]);
 
   const amount = (key: string): AmountStatistics => ({
     bandCounts: (row[`${key}_bands`] as string[]).map(Number),
@@ -57,5 +62,13 @@ export async function assessmentStatistics(
     premium: amount("premium"),
     retention: amount("retention"),
     totalLossCount: options.withLossCount ? Number(row.total_loss_count) : undefined,
+    ...(options.contributors && {
+      contributors: {
+        programs: toContributors(row.contributors_programs),
+        limit: toContributors(row.contributors_limit),
+        premium: toContributors(row.contributors_premium),
+        retention: toContributors(row.contributors_retention),
+      },
+    }),
   };
 }

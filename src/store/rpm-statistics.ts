@@ -3,6 +3,7 @@ import { Decimal, roundHalfAwayFromZero } from "../benchmark/decimal.js";
 import type { PeerGroup } from "../benchmark/peer-group.js";
 import type { RpmStatistics } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
+import { contributorColumns, toContributors } from "./contributor-counts.js";
 import { coverageReferenceColumns, toCoverageReference } from "./coverage-reference.js";
 import { peerPrograms } from "./peer-filters.js";
 import { quantileNeighboursSql, quantileOf, RPM_SQL } from "./sql-fragments.js";
@@ -12,10 +13,11 @@ import { quantileNeighboursSql, quantileOf, RPM_SQL } from "./sql-fragments.js";
  * section 7), each RPM rounded to cents before any statistic; quartiles rounded to
  * cents. One statement.
  */
-export async function rpmStatistics(knex: Knex, peers: PeerGroup, window: TimeWindow, clientRpm: Decimal): Promise<RpmStatistics> {
-  const row = await knex
-    .with("peers", peerPrograms(knex, peers, window).select("p.limit_amount", "p.premium"))
-    .with("rpms", (q) => q.from("peers").whereNotNull("premium").where("limit_amount", ">", 0).select(knex.raw(`${RPM_SQL} as rpm`)))
+export async function rpmStatistics(knex: Knex, peers: PeerGroup, window: TimeWindow, clientRpm: Decimal, options: { contributors: boolean }): Promise<RpmStatistics> {
+  const who = options.contributors ? ["company_id", "source"] : [];
+  const query = knex
+    .with("peers", peerPrograms(knex, peers, window).select("p.limit_amount", "p.premium", ...who.map((c) => `p.${c}`)))
+    .with("rpms", (q) => q.from("peers").whereNotNull("premium").where("limit_amount", ">", 0).select(knex.raw(`${RPM_SQL} as rpm`), ...who))
     .with("sorted", (q) =>
       q.from("rpms").select(
         knex.raw("array_agg(rpm order by rpm) as s"),
@@ -36,6 +38,8 @@ export async function rpmStatistics(knex: Knex, peers: PeerGroup, window: TimeWi
       knex.raw(`${quantileNeighboursSql("0.75")} as fourth_quartile`),
       ...coverageReferenceColumns(knex, peers.coverageId),
     ]);
+  if (options.contributors) query.select(contributorColumns(knex, query, "rpms", { rpms: "true" }));
+  const row = await query;
   const n = Number(row.n);
   const quartile = (p: "0.25" | "0.5" | "0.75", column: string) => roundHalfAwayFromZero(quantileOf(n, p, row[column]), 2);
   return {
@@ -45,5 +49,6 @@ export async function rpmStatistics(knex: Knex, peers: PeerGroup, window: TimeWi
     fourthQuartile: quartile("0.75", "fourth_quartile"),
     maxRpm: new Decimal(row.max_rpm),
     rank: { below: Number(row.below), equal: Number(row.equal), total: n },
+    ...(options.contributors && { contributors: toContributors(row.contributors_rpms) }),
   };
 }

@@ -12,13 +12,15 @@ import { rpmStatistics } from "./rpm-statistics.js";
  * data outgrows a server's memory (PEER_INDEX=off), where read replicas or Citus
  * carry the load.
  */
-export function createSqlPeerEngine(knex: Knex): PeerEngine {
+export function createSqlPeerEngine(knex: Knex, options: { contributors?: boolean } = {}): PeerEngine {
+  // Who the programs came from, counted for the disclosure rule only when it is on.
+  const counting = { contributors: options.contributors ?? false };
   return {
     coverageReference: (coverageId) => findCoverageReference(knex, coverageId),
-    assessment: (peers, window, selected, options) => assessmentStatistics(knex, peers, window, selected, options),
-    rpm: (peers, window, clientRpm) => rpmStatistics(knex, peers, window, clientRpm),
-    programCount: (peers, window) => countPeerPrograms(knex, peers, window),
+    assessment: (peers, window, selected, options) => assessmentStatistics(knex, peers, window, selected, { ...options, ...counting }),
+    rpm: (peers, window, clientRpm) => rpmStatistics(knex, peers, window, clientRpm, counting),
+    programCount: (peers, window) => countPeerPrograms(knex, peers, window, counting),
     lossCount: (peers, years) => countPeerLosses(knex, peers, years),
-    limitAdequacy: (peers, years, window) => limitAdequacyStatistics(knex, peers, years, window),
+    limitAdequacy: (peers, years, window) => limitAdequacyStatistics(knex, peers, years, window, counting),
   };
 }

@@ -1,7 +1,7 @@
 /** The first chunk fits most answers and comes from Node's shared pool (under 4 KiB). */
 const FIRST_CHUNK = 4000;
 /** Later chunks all have one size, so the allocator reuses them without fragmenting. */
-const CHUNK = 64 * 1024;
+export const CHUNK = 64 * 1024;
 
 /**
  * JSON written token by token into a list of byte chunks. REST answers are written
@@ -10,10 +10,16 @@ const CHUNK = 64 * 1024;
  * four times what writing the bytes does. Chunks, not one growing buffer: growing by
  * doubling copied every byte about twice and left buffers of every size behind, which
  * the process kept (about 100 MB after a minute of large answers).
+ *
+ * Some parts may be written later (`later`): a long list's items, a slice per turn of
+ * the event loop, so that a large answer never holds the loop for long.
  */
 export class JsonBytes {
-  private readonly full: Buffer[] = [];
+  /** What is written, in order, and the places of what is still to write. */
+  private readonly parts: (Buffer | LaterPart)[] = [];
   private bytes: Buffer;
+  /** Where in `bytes` the part being written began. */
+  private start = 0;
   private end = 0;
 
   constructor(firstChunk = FIRST_CHUNK) {
@@ -54,9 +60,33 @@ export class JsonBytes {
     this.end += this.bytes.write(quoted, this.end, "utf8");
   }
 
-  /** What has been written, in order, without a copy. */
+  /** Keeps the place, here, of bytes that `write` writes later. */
+  later(write: LaterPart): void {
+    this.cut();
+    this.parts.push(write);
+  }
+
+  /** Everything, in order, without a copy; the later parts written now. */
   chunks(): Buffer[] {
-    return [...this.full, this.bytes.subarray(0, this.end)];
+    this.cut();
+    return this.parts.flatMap((part) => (typeof part === "function" ? part().chunks() : [part]));
+  }
+
+  /** Everything, in order, each later part written in a turn of its own (`inTurn`). */
+  async chunksInTurns(inTurn: <T>(work: () => T) => Promise<T>): Promise<Buffer[]> {
+    this.cut();
+    const chunks: Buffer[] = [];
+    for (const part of this.parts) {
+      if (typeof part === "function") chunks.push(...(await (await inTurn(part)).chunksInTurns(inTurn)));
+      else chunks.push(part);
+    }
+    return chunks;
+  }
+
+  /** Ends the part being written; the next one goes on in the same buffer. */
+  private cut(): void {
+    if (this.end > this.start) this.parts.push(this.bytes.subarray(this.start, this.end));
+    this.start = this.end;
   }
 
   private ascii(text: string): void {
@@ -90,11 +120,15 @@ export class JsonBytes {
   /** Room for `length` contiguous bytes: a token never straddles two chunks. */
   private reserve(length: number): void {
     if (this.end + length <= this.bytes.length) return;
-    this.full.push(this.bytes.subarray(0, this.end));
+    this.cut();
     this.bytes = Buffer.allocUnsafe(Math.max(CHUNK, length));
+    this.start = 0;
     this.end = 0;
   }
 }
+
+/** Bytes written later, by a JsonBytes of their own. */
+export type LaterPart = () => JsonBytes;
 
 /** "00" to "99", as the bytes of each pair in turn. */
 const DIGIT_PAIRS = Buffer.from(Array.from({ length: 100 }, (_, n) => String(n).padStart(2, "0")).join(""), "latin1");

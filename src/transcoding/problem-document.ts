@@ -3,7 +3,7 @@ import type { NodeResponse } from "./node-types.js";
 import { STATUS_CODES } from "node:http";
 import type { ConnectError} from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
-import { InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
+import { DisclosureRefusalSchema, InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
 import { codeName, httpStatusOf } from "../rpc/http-status.js";
 import { summarizeProblems } from "../rpc/input-problems.js";
 
@@ -19,6 +19,8 @@ export interface Problem {
   title: string;
   detail: string;
   errors?: { field: string; message: string; position?: number }[];
+  /** A peer group refused under the disclosure rule: the condition, and its threshold (never the shares found). */
+  disclosure?: { condition: string; threshold: number };
 }
 
 /**
@@ -38,6 +40,8 @@ export function problemFromError(error: ConnectError): Problem {
       ),
     };
   }
+  const [refusal] = error.findDetails(DisclosureRefusalSchema);
+  if (refusal) return { ...base(status, error.code), detail: error.rawMessage, disclosure: { condition: refusal.condition, threshold: refusal.threshold } };
   return { ...base(status, error.code), detail: error.rawMessage };
 }
 

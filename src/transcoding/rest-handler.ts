@@ -12,7 +12,7 @@ import { chooseEncoding, compress, COMPRESS_MIN_BYTES, type ContentEncoding } fr
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";
 import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
-import { byteLengthOf } from "./json-bytes.js";
+import { byteLengthOf, type JsonBytes } from "./json-bytes.js";
 import { fieldJson, messageJson } from "./json-writer.js";
 import { problem, problemFromError, writeJsonBytes, writeProblem } from "./problem-document.js";
 import type { NodeRequest, NodeResponse } from "./node-types.js";
@@ -67,7 +67,10 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
   const binders = new Map<HttpRoute, Binder>(routes.map((r) => [r, createBinder(r.method.input)]));
   const bindings = createRememberedBindings(REMEMBERED_BINDING_CHARS);
 
-  return async function handleRest(req: NodeRequest, res: NodeResponse): Promise<void> {
+  // The route table goes out with the handler: /openapi.json is written from it.
+  return Object.assign(handleRest, { routes });
+
+  async function handleRest(req: NodeRequest, res: NodeResponse): Promise<void> {
     const path = requestPath(req);
     const match = table.match(req.method ?? "GET", path);
     if (match.outcome === "not-found") {
@@ -116,14 +119,16 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     try {
       const output = await invoke(handler, bound.input, req, res, contextValues.set(turnHandOverKey, turn));
       if (output instanceof ConnectError) return writeProblem(res, problemFromError(output), challengeOf(output));
-      // An admitted call's answer is large: written in a turn of its own (turns.ts).
-      const answer = turn.release ? await inTurn(() => answerJson(route, output)) : answerJson(route, output);
+      // An admitted call's answer is large: written in turns (turns.ts), a long list in slices.
+      const answer = turn.release
+        ? await (await inTurn(() => answerJson(route, output))).chunksInTurns(inTurn)
+        : answerJson(route, output).chunks();
       ticket?.keep(answer);
       await sendAnswer(res, answer, cacheHeaders, encoding, ticket);
     } finally {
       turn.release?.();
     }
-  };
+  }
 
   /**
    * Binds a request from its path variables and its query or body: a BoundRequest when
@@ -284,7 +289,7 @@ async function invoke(
 }
 
 /** The answer's JSON: the whole message, or the field the route's response_body names. */
-function answerJson(route: HttpRoute, output: Message): Buffer[] {
+function answerJson(route: HttpRoute, output: Message): JsonBytes {
   if (route.responseBody === "") return messageJson(route.method.output, output);
   return fieldJson(route.method.output.fields.find((f) => f.name === route.responseBody)!, output);
 }

@@ -66,8 +66,8 @@ try {
   const health = await probeHealth(server.baseUrl, performance.now() + options.seconds * 1000);
   const result = await loaded;
   child.kill();
-  const after = await (await fetch(`${server.baseUrl}/readyz`)).json();
-  report(result, health, (after as { admission?: unknown }).admission);
+  const after = (await (await fetch(`${server.baseUrl}/readyz`)).json()) as ServerFigures;
+  report(result, health, after);
   const passed =
     result.errors.length === 0 &&
     Object.keys(result.byStatus).every((status) => status === "200" || status === "503") &&
@@ -98,13 +98,17 @@ async function warmUp(baseUrl: string, token: string): Promise<void> {
   }
 }
 
-function report(result: OverloadResult, health: HealthResult, admission: unknown): void {
+/** What /readyz tells of the run: the gate, and the event loop's delay (its last 30-60 s: the run). */
+type ServerFigures = { admission?: unknown; eventLoopDelayMs?: unknown };
+
+function report(result: OverloadResult, health: HealthResult, server: ServerFigures): void {
   const perSecond = (n: number) => Math.round(n / options.seconds);
   console.log(`broadest ${options.operation}, ${options.concurrency} clients${options.storm ? " retrying at once" : ""}, ${options.seconds} s:
   answers:  ${result.answers} (${JSON.stringify(result.byStatus)}), errors ${result.errors.length}${result.errors.length ? `: ${result.errors.join("; ")}` : ""}
   served:   ${result.served.count} (${perSecond(result.served.count)}/s), p50 ${result.served.p50Ms} ms, p99 ${result.served.p99Ms} ms, max ${result.served.maxMs} ms
   refused:  ${result.refused.count} (${perSecond(result.refused.count)}/s), p50 ${result.refused.p50Ms} ms, p99 ${result.refused.p99Ms} ms, max ${result.refused.maxMs} ms, without Retry-After ${result.refused.withoutRetryAfter}
   /healthz: ${health.samples} probes, p99 ${health.p99Ms} ms, max ${health.maxMs} ms, failed ${health.failed}
-  gate:     ${JSON.stringify(admission)}
+  gate:     ${JSON.stringify(server.admission)}
+  server:   event-loop delay ${JSON.stringify(server.eventLoopDelayMs)} (a 10 ms timer's interval)
   clients:  their own event-loop delay reached ${result.clientLoopDelayMaxMs} ms`);
 }

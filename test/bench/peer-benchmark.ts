@@ -34,7 +34,6 @@ import { operationNamed, OPERATIONS } from "./peer/operations.js";
 import { AS_OF, countsAt, readOptions, SEED } from "./peer/options.js";
 import { startRssSampler } from "./peer/process-rss.js";
 import { startHealthProbe } from "./peer/health-probe.js";
-import { readReadyz } from "./peer/readyz.js";
 import { runRebuild } from "./peer/rebuild.js";
 import { fetchReference, type ClassReference } from "./peer/reference-answers.js";
 import { classReport, formatReport, limitFor, type BenchReport, type ReportRow } from "./peer/report.js";
@@ -116,7 +115,6 @@ async function main(): Promise<void> {
   });
   await rss.sample();
   const healthz = await health.stop();
-  const { eventLoopDelayMs } = await readReadyz(server.baseUrl);
   await cleanUp();
 
   const report: BenchReport = {
@@ -137,7 +135,7 @@ async function main(): Promise<void> {
     },
     data: { scale: options.scale, ...counts, ...data },
     classes: classes.map((c) => classReport(c, references.get(c)!.peers)),
-    server: { engine: options.engine, readyMs, peerIndex: readyz.peerIndex, eventLoopDelayMs, healthz },
+    server: { engine: options.engine, readyMs, peerIndex: readyz.peerIndex, eventLoopDelayMs: healthz.eventLoopDelayMs, healthz },
     rows,
     rss: { peakBytes: rss.peak(), rebuildPeakBytes: rebuild.peakRssBytes, samples: rss.samples().length },
     rebuild,

@@ -86,5 +86,5 @@ function toMessageInit(request: ReferenceRequest) {
 }
 
 function shape<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>) {
-  return JSON.parse(Buffer.concat(messageJson(schema, message)).toString("utf8")) as unknown;
+  return JSON.parse(Buffer.concat(messageJson(schema, message).chunks()).toString("utf8")) as unknown;
 }

@@ -22,6 +22,8 @@ t.test("cpb dev serves its data, prints a curl line that works as printed, and d
   });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  let logged = "";
+  child.stdout.on("data", (chunk: Buffer) => (logged += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   t.teardown(() => void child.kill("SIGKILL"));
 
@@ -46,6 +48,10 @@ t.test("cpb dev serves its data, prints a curl line that works as printed, and d
     ready = (await (await fetch(`${base}/readyz`)).json()) as { datasetVersion?: number };
   }
   t.equal(ready.datasetVersion, 1, "the server follows the dataset version of its database");
+  t.match(stderr, `${base}/docs`, "the banner names the reference");
+  t.match(logged, /"level":40.*"msg":"DISCLOSURE_RULE=none: partner data is answered without disclosure control"/, "a warning: no disclosure rule");
+  const contract = (await (await fetch(`${base}/openapi.json`)).json()) as { components: { securitySchemes: { openId: { openIdConnectUrl: string } } } };
+  t.match(contract.components.securitySchemes.openId.openIdConnectUrl, new RegExp(`^${base}/.+/\\.well-known/openid-configuration$`), "/openapi.json points at the dev provider");
 
   const stopping = Date.now();
   child.kill("SIGTERM");

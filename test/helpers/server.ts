@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import { pino } from "pino";
 import type { Authenticator } from "../../src/auth/authenticator.js";
 import type { PeerIndex } from "../../src/peer-index/peer-index.js";
+import type { DisclosureRule } from "../../src/benchmark/disclosure-rule.js";
 import { createApp } from "../../src/server/create-app.js";
 import { startHttpServer, type RunningServer } from "../../src/server/http-server.js";
 
@@ -32,6 +33,8 @@ export async function startTestServer(
     /** The dataset version as a watcher would report it; with answerCacheBytes, answers are cached. */
     datasetVersion?: () => number | undefined;
     answerCacheBytes?: number;
+    corsOrigins?: string[];
+    disclosure?: DisclosureRule;
   } = {},
 ): Promise<RunningServer> {
   const log = pino(
@@ -46,6 +49,8 @@ export async function startTestServer(
     peerIndex: options.peerIndex,
     datasetVersion: options.datasetVersion,
     answerCacheBytes: options.answerCacheBytes,
+    corsOrigins: options.corsOrigins,
+    disclosure: options.disclosure,
   });
   const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
   t.teardown(() => server.close(1_000));

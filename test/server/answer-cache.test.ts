@@ -156,6 +156,13 @@ t.test("ETags and 304s without room for answers (ANSWER_CACHE_MB=0)", async (t) 
   t.equal((await count({ "if-none-match": etag })).status, 304);
   const readyz = (await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: unknown };
   t.equal(readyz.answerCache, null, "no answers kept");
+
+  // A rule that refuses nothing here, but a rule: its answers are tagged apart.
+  const lenient = { kind: "standard", minCompanies: 1, maxSourceShareBasisPoints: 10_000, maxTopTwoShareBasisPoints: 10_000 } as const;
+  const ruled = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, authenticator: tokenRequired, datasetVersion: () => 1, answerCacheBytes: 0, disclosure: lenient });
+  const under = await fetch(`${ruled.url}${P}/assessment/getTotalProgramCount`, { method: "POST", body: JSON.stringify(GROUP), headers: { authorization: TOKEN, "if-none-match": etag } });
+  t.equal(under.status, 200, "an ETag of another disclosure rule is no 304");
+  t.not(under.headers.get("etag"), etag);
 });
 
 t.test("an answer computed while the data changed is not kept", async (t) => {

@@ -3,11 +3,13 @@
 // a 400 after seconds of CPU (100,000 lineOfBusinessId), or a 400 showing an internal
 // error ("Maximum call stack size exceeded"). Now each is a plain 400 at once.
 import t from "tap";
+import { findTrailerError } from "@connectrpc/connect/protocol-grpc";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import { PROBLEMS_PER_FIELD } from "../../src/rpc/input-problems.js";
 import { MAX_JSON_DEPTH } from "../../src/transcoding/json-body.js";
 import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
 import { startAuthenticatedServer } from "../helpers/authenticated-server.js";
@@ -69,7 +71,9 @@ t.test("over REST", async (t) => {
     for (const path of POSTS) {
       const allLines = await post(path, JSON.stringify({ ...GROUP, naics: EVERY_NAICS, lineOfBusinessId: range(1000, (i) => i + 1), organizationType: types }));
       t.equal(allLines.status, 400, `${path}: 1,000 lines, answered after the query`);
-      t.equal((allLines.errors as unknown[]).length, 998, "every line but 11 and 12 is no line of coverage 1");
+      const errors = allLines.errors as { field: string; message: string }[];
+      t.equal(errors.length, PROBLEMS_PER_FIELD + 1, "a few problems listed");
+      t.same(errors.at(-1), { field: "lineOfBusinessId", message: "and 993 more problems" }, "every line but 11 and 12 is no line of coverage 1");
       const answered = await post(path, JSON.stringify({ ...GROUP, naics: EVERY_NAICS, organizationType: types }));
       t.equal(answered.status, 200, `${path}: every code and 100 types`);
     }
@@ -100,6 +104,23 @@ t.test("over Connect and gRPC", async (t) => {
     );
     // Connect percent-encodes the ':' of grpc-message, which grpc-js shows as it is.
     t.match(grpcError, { code: 3, details: /lineOfBusinessId(:|%3A) must have at most 1000 items$/ }, "gRPC INVALID_ARGUMENT");
+  });
+
+  t.test("1,100 bad codes within the limit: a few problems per field, and how many more", async (t) => {
+    // Listed one by one, they made 40 KB of trailers, and grpc-js reset the stream (internal).
+    const request = { ...GROUP, naics: range(1_100, (i) => `x${i}`), exposureRangeHigh: -1 };
+    const grpcError = await callWithGrpcJs(server.url, AssessmentService.method.getTotalProgramCount, request, headers).then(
+      () => undefined,
+      (e: { code: number; details: string; metadata: { get(key: string): unknown[] } }) => e,
+    );
+    t.equal(grpcError?.code, 3, "gRPC INVALID_ARGUMENT");
+    const trailer = new Headers({ "grpc-status": "3", "grpc-status-details-bin": (grpcError?.metadata.get("grpc-status-details-bin")[0] as Buffer).toString("base64") });
+    const problems = findTrailerError(trailer)!.findDetails(InputProblemsSchema)[0]!.problems.map(({ field, message }) => ({ field, message }));
+    t.same(
+      problems.filter((p) => p.field === "naics"),
+      [...range(PROBLEMS_PER_FIELD, (i) => ({ field: "naics", message: `"x${i}" is not a 2- or 3-digit NAICS code` })), { field: "naics", message: "and 1095 more problems" }],
+    );
+    t.same([...new Set(problems.map((p) => p.field))].sort(), ["exposureRangeHigh", "naics"], "every invalid field named");
   });
 
   t.test("JSON nested 200,000 deep over Connect: invalid_argument with a plain message", async (t) => {

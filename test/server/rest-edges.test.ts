@@ -1,5 +1,6 @@
 import t from "tap";
 import { connect } from "node:net";
+import knexFactory from "knex";
 import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
 import { callWithGrpcJs } from "../helpers/grpc-js-client.js";
@@ -80,7 +81,8 @@ t.test("every response carries X-Request-Id, and each request writes one log lin
   const logLines: Record<string, unknown>[] = [];
   const server = await startTestServer(t, knex, { logLines });
 
-  const own = await fetch(`${server.url}${P}/company/1001`, { headers: { "x-request-id": "abc.DEF_1-2", authorization: "Bearer secret-token" } });
+  const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+  const own = await fetch(`${server.url}${P}/company/1001`, { headers: { "x-request-id": "abc.DEF_1-2", authorization: "Bearer secret-token", traceparent } });
   t.equal(own.headers.get("x-request-id"), "abc.DEF_1-2", "a well-formed caller id is kept");
   const fresh = await fetch(`${server.url}${P}/company/1001`, { headers: { "x-request-id": "no spaces allowed" } });
   t.match(fresh.headers.get("x-request-id"), /^[0-9a-f-]{36}$/, "anything else gets a new id");
@@ -89,9 +91,22 @@ t.test("every response carries X-Request-Id, and each request writes one log lin
 
   await new Promise((resolve) => setTimeout(resolve, 50));
   const line = logLines.find((l) => l.requestId === "abc.DEF_1-2");
-  t.match(line, { msg: "request", method: "GET", path: `${P}/company/1001`, protocol: "rest", status: 200, code: "ok", subject: "anonymous" });
+  t.match(line, { msg: "request", method: "GET", path: `${P}/company/1001`, protocol: "rest", status: 200, code: "ok", subject: "anonymous", traceId: "4bf92f3577b34da6a3ce929d0e0e4736" });
+  t.notOk("traceId" in logLines.find((l) => l.requestId !== "abc.DEF_1-2")!, "no traceparent, no trace id");
   t.type(line?.durationMs, "number");
   t.notMatch(JSON.stringify(logLines), /secret-token/, "the token is never logged");
+  t.equal(line?.level, 30, "at info");
+});
+
+t.test("a 503 the service chose is logged as a warning, not an error", async (t) => {
+  const unreachable = knexFactory({ client: "pg", connection: "postgres://postgres@127.0.0.1:1/none", pool: { min: 0, max: 1 } });
+  t.teardown(() => unreachable.destroy());
+  const logLines: Record<string, unknown>[] = [];
+  const server = await startTestServer(t, unreachable, { logLines });
+  const away = await fetch(`${server.url}${P}/company/1001`, { headers: { "x-request-id": "db-away" } });
+  t.equal(away.status, 503);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.match(logLines.find((l) => l.requestId === "db-away" && l.msg === "request"), { status: 503, code: "unavailable", level: 40 });
 });
 
 t.test("health: /healthz always, /readyz and gRPC health when the database answers", async (t) => {
@@ -115,8 +130,9 @@ t.test("health: /healthz always, /readyz and gRPC health when the database answe
       answerCache: null,
       admission: { running: 0, queued: 0, refused: 0, serviceMs: 0, turnEveryMs: 0 },
       tokenCache: null,
+      disclosure: { rule: "none" },
     },
-    "no version watcher, peer index, answer cache or token cache in this test",
+    "no version watcher, peer index, answer cache or token cache in this test; no disclosure rule",
   );
   t.same(Object.keys(eventLoopDelayMs), ["p50", "p99", "max"], "the event loop's delay, in ms");
 

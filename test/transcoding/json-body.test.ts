@@ -1,7 +1,7 @@
 // The REST body parser: JSON exactly as RFC 8259 and JSON.parse read it (numbers kept
 // as their text), a fixed depth limit with a plain message, and a cost linear in the text.
 import t from "tap";
-import { JsonBodyError, MAX_JSON_DEPTH, NumberText, parseJsonBody } from "../../src/transcoding/json-body.js";
+import { JsonBodyError, MAX_JSON_DEPTH, MAX_JSON_MEMBERS, NumberText, parseJsonBody } from "../../src/transcoding/json-body.js";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 
 const NUMBERS = ["0", "-0", "7", "-12", "0.5", "-0.0049999999999999999", "1e3", "2E-7", "1.5e+300", "123456789012345678901234567890", "1e999"];
@@ -97,6 +97,20 @@ t.test("nesting beyond the limit is refused with a plain message, however deep",
   }
 });
 
+t.test("object members beyond the limit, in the whole body, are refused", async (t) => {
+  const members = (n: number, at = 0) => Array.from({ length: n }, (_, i) => `"k${at + i}":0`).join(",");
+  t.equal((parseJsonBody(`{${members(MAX_JSON_MEMBERS)}}`) as Map<string, unknown>).size, MAX_JSON_MEMBERS, `${MAX_JSON_MEMBERS} are read`);
+  const tooMany = thrownBy(() => parseJsonBody(`{${members(MAX_JSON_MEMBERS + 1)}}`));
+  t.ok(tooMany instanceof JsonBodyError);
+  t.match((tooMany as Error).message, new RegExp(`^has more than ${MAX_JSON_MEMBERS} object members \\(at \\d+\\)$`));
+  const spread = `[${Array.from({ length: 11 }, (_, i) => `{${members(100, i * 100)}}`).join(",")}]`;
+  t.ok(thrownBy(() => parseJsonBody(spread)) instanceof JsonBodyError, "counted over every object: 11 of 100");
+  const sixtyThousand = `{${members(60_000)}}`;
+  const started = performance.now();
+  t.ok(thrownBy(() => parseJsonBody(sixtyThousand)) instanceof JsonBodyError, "60,000 keys");
+  t.ok(performance.now() - started < 50, "refused at once"); // loose: it stops after the first thousand
+});
+
 // A bound no quadratic cost meets (a search of the whole text per string took minutes
 // here), loose enough for a loaded CI machine: a few ms is typical.
 const LINEAR_MS = 500;
@@ -109,10 +123,11 @@ t.test("1 MiB of any shape parses in linear time", async (t) => {
     "short strings, one escape at the end": `{"naics": [${many(100_000, () => '"52"')}], "x": "\\n"}`,
     "escaped quotes": `{"naics": "${'\\"'.repeat(500_000)}"}`,
     "backslash runs": `{"naics": "${'\\\\\\\\\\\\\\\\\\"'.repeat(100_000)}"}`,
-    "many keys": `{${many(60_000, (i) => `"k${i}": 1`)}}`,
+    "many objects": `[${many(MAX_JSON_MEMBERS, (i) => `{"k${i}": [${many(100, String)}]}`)}]`,
     "whitespace": `{${" ".repeat(1_000_000)}}`,
   };
   for (const [shape, text] of Object.entries(shapes)) {
+    t.ok(text.length > 250_000, `${shape}: a large body`);
     parseJsonBody(text); // warm
     const started = performance.now();
     parseJsonBody(text);

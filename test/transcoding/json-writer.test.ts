@@ -38,7 +38,7 @@ function randomString(r: SeededRandom): string {
   return text;
 }
 
-const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString("utf8");
+const text = (written: JsonBytes) => Buffer.concat(written.chunks()).toString("utf8");
 
 /** The values as one JSON array, written token by token. */
 function writeArray(values: (number | string | boolean | null)[]): string {
@@ -111,4 +111,20 @@ t.test("a large answer, and one field for response_body routes", async (t) => {
   t.equal(text(messageJson(PostLimitAdequacyDataResponseSchema, answer)), JSON.stringify({ limitAdequacy: expected }));
   const field = PostLimitAdequacyDataResponseSchema.fields[0]!;
   t.equal(text(fieldJson(field, answer)), JSON.stringify(expected));
+});
+
+t.test("a long list is written in slices, each in a turn of its own, with the same bytes", async (t) => {
+  for (const length of [0, 9_999, 10_000, 10_001, 20_000, 45_678]) {
+    const cases = Array.from({ length }, (_, i) => create(LossCaseSchema, { lossEventId: BigInt(i), lossAmount: i * 3 }));
+    const answer = create(PostLimitAdequacyDataResponseSchema, { limitAdequacy: create(LimitAdequacySchema, { listOfCases: cases }) });
+    let turns = 0;
+    const inTurn = async <T>(work: () => T) => {
+      turns++;
+      await new Promise(setImmediate);
+      return work();
+    };
+    const chunks = await messageJson(PostLimitAdequacyDataResponseSchema, answer).chunksInTurns(inTurn);
+    t.equal(Buffer.concat(chunks).toString("utf8"), text(messageJson(PostLimitAdequacyDataResponseSchema, answer)), `${length} cases`);
+    t.equal(turns, Math.max(0, Math.ceil(length / 10_000) - 1), `${length} cases: a turn per slice after the first`);
+  }
 });

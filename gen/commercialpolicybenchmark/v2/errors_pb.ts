@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file commercialpolicybenchmark/v2/errors.proto.
  */
 export const file_commercialpolicybenchmark_v2_errors: GenFile = /*@__PURE__*/
-  fileDesc("Ciljb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL2Vycm9ycy5wcm90bxIcY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52MiJNCg1JbnB1dFByb2JsZW1zEjwKCHByb2JsZW1zGAEgAygLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5JbnB1dFByb2JsZW0iUgoMSW5wdXRQcm9ibGVtEg0KBWZpZWxkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSFQoIcG9zaXRpb24YAyABKAVIAIgBAUILCglfcG9zaXRpb25iBnByb3RvMw");
+  fileDesc("Ciljb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL2Vycm9ycy5wcm90bxIcY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52MiJNCg1JbnB1dFByb2JsZW1zEjwKCHByb2JsZW1zGAEgAygLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5JbnB1dFByb2JsZW0iUgoMSW5wdXRQcm9ibGVtEg0KBWZpZWxkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSFQoIcG9zaXRpb24YAyABKAVIAIgBAUILCglfcG9zaXRpb24iOQoRRGlzY2xvc3VyZVJlZnVzYWwSEQoJY29uZGl0aW9uGAEgASgJEhEKCXRocmVzaG9sZBgCIAEoAWIGcHJvdG8z");
 
 /**
  * Error detail attached to every `invalid_argument` error: one entry per problem
@@ -66,4 +66,34 @@ export type InputProblem = Message<"commercialpolicybenchmark.v2.InputProblem"> 
  */
 export const InputProblemSchema: GenMessage<InputProblem> = /*@__PURE__*/
   messageDesc(file_commercialpolicybenchmark_v2_errors, 1);
+
+/**
+ * Error detail of the `failed_precondition` error that refuses a peer group under the
+ * disclosure rule (DISCLOSURE_RULE=standard): which condition failed, and its threshold.
+ * It never states the shares found, which would tell how dominant a contributor is.
+ *
+ * @generated from message commercialpolicybenchmark.v2.DisclosureRefusal
+ */
+export type DisclosureRefusal = Message<"commercialpolicybenchmark.v2.DisclosureRefusal"> & {
+  /**
+   * `min_companies`, `max_top2_share` or `max_source_share`.
+   *
+   * @generated from field: string condition = 1;
+   */
+  condition: string;
+
+  /**
+   * The threshold in force: companies for `min_companies`, else a percentage (25 is 25%).
+   *
+   * @generated from field: double threshold = 2;
+   */
+  threshold: number;
+};
+
+/**
+ * Describes the message commercialpolicybenchmark.v2.DisclosureRefusal.
+ * Use `create(DisclosureRefusalSchema)` to create a new message.
+ */
+export const DisclosureRefusalSchema: GenMessage<DisclosureRefusal> = /*@__PURE__*/
+  messageDesc(file_commercialpolicybenchmark_v2_errors, 2);
 

@@ -10,7 +10,7 @@ export interface PeerIndexState {
 
 export interface Readyz {
   status: number;
-  /** The server's event-loop delay since it started (p50, p99, max), when it reports one. */
+  /** The server's event-loop delay over the last 30-60 s (p50, p99, max), when it reports one. */
   eventLoopDelayMs: { p50: number; p99: number; max: number } | null;
   datasetVersion: number | null;
   peerIndex: PeerIndexState | null;

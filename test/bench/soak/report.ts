@@ -43,7 +43,7 @@ export function formatWindow(w: SoakWindow, periods: number): string {
     : rss.quietBytes === null
     ? `RSS ${mib(rss.maxBytes)} peak (no sample outside imports)`
     : `RSS ${mib(rss.quietBytes)} quiet, ${mib(rss.maxBytes)} peak, ${rss.baseline ? "the baseline" : rss.growth === null ? "in warm-up" : `${percent(rss.growth)} vs baseline`}`;
-  const loop = w.eventLoopDelayMs ? `event-loop delay since start p99 ${ms(w.eventLoopDelayMs.p99)} ms, max ${ms(w.eventLoopDelayMs.max)} ms` : "event-loop delay n/a";
+  const loop = w.eventLoopDelayMs ? `event-loop delay (last 30-60 s) p99 ${ms(w.eventLoopDelayMs.p99)} ms, max ${ms(w.eventLoopDelayMs.max)} ms` : "event-loop delay n/a";
   const lines = [
     `period ${w.number}/${periods} (${clock(w.fromSeconds)}-${clock(w.toSeconds)}): ${clients.requests} requests, ${clients.seconds > 0 ? (clients.requests / clients.seconds).toFixed(1) : "-"}/s, ` +
       `${clients.failed} failed; dataset version ${w.datasetVersion ?? "?"}, index ${w.peerIndexVersion ?? "?"}${w.importing ? ", importing" : ""}`,

@@ -1,0 +1,85 @@
+import type { Contributors } from "./peer-statistics.js";
+
+/**
+ * The confidentiality rule for peer groups, chosen by the operator (DISCLOSURE_RULE):
+ * `none` answers as v2.0 does; `standard` refuses a figure whose programs could be read
+ * back to a contributor, with the anchors of the usual practice: at least 5 companies
+ * (the DOJ/FTC safety zone, survey publishers), no partner source over 25% of the
+ * partner programs (the same), the two largest companies at most 85% (an (n, k)
+ * dominance rule, as the Bundesbank's research data centre applies). Shares are in
+ * basis points and compared in integers: 25% passes, 25.01% is refused.
+ */
+export type DisclosureRule =
+  | { kind: "none" }
+  | { kind: "standard"; minCompanies: number; maxSourceShareBasisPoints: number; maxTopTwoShareBasisPoints: number };
+
+export const STANDARD_RULE = { kind: "standard", minCompanies: 5, maxSourceShareBasisPoints: 2500, maxTopTwoShareBasisPoints: 8500 } as const;
+
+export type DisclosureCondition = "min_companies" | "max_top2_share" | "max_source_share";
+
+/** Why a figure is refused: the condition, its threshold (companies, or a percentage), and words for a broker. */
+export interface DisclosureRefusal {
+  condition: DisclosureCondition;
+  threshold: number;
+  message: string;
+}
+
+/** What a figure rests on, in the words of a refusal: "this peer group's limits". */
+export type FigureName = "programs" | "limits" | "premiums" | "retentions" | "rates per million";
+
+const WIDEN = "widen the NAICS codes, the exposure range or the window";
+
+/**
+ * The first condition `contributors` breaks, or undefined when the figure may be
+ * answered. A refusal names the threshold, never the shares found: those would tell
+ * how dominant the largest contributors are.
+ */
+export function disclosureRefusal(rule: DisclosureRule, figure: FigureName, contributors: Contributors): DisclosureRefusal | undefined {
+  if (rule.kind === "none") return undefined;
+  const { companies, programs, topTwoCompanyPrograms, partnerPrograms, largestSourcePrograms } = contributors;
+  const whose = figure === "programs" ? "this peer group's programs" : `this peer group's ${figure}`;
+  if (companies < rule.minCompanies) {
+    const holds = figure === "programs" ? `this peer group holds ${companyCount(companies)}` : `${whose} come from ${companyCount(companies)}`;
+    return {
+      condition: "min_companies",
+      threshold: rule.minCompanies,
+      message: `${holds}; at least ${rule.minCompanies} are needed to keep contributors' programs confidential: ${WIDEN}`,
+    };
+  }
+  if (above(topTwoCompanyPrograms, programs, rule.maxTopTwoShareBasisPoints)) {
+    const percent = percentOf(rule.maxTopTwoShareBasisPoints);
+    return {
+      condition: "max_top2_share",
+      threshold: percent,
+      message: `two companies hold more than ${percent}% of ${whose}, which would expose their programs: ${WIDEN}`,
+    };
+  }
+  if (above(largestSourcePrograms, partnerPrograms, rule.maxSourceShareBasisPoints)) {
+    const percent = percentOf(rule.maxSourceShareBasisPoints);
+    return {
+      condition: "max_source_share",
+      threshold: percent,
+      message: `one data-sharing partner contributed more than ${percent}% of the partner data behind ${whose}, which would expose its programs: ${WIDEN}`,
+    };
+  }
+  return undefined;
+}
+
+/** The rule as /readyz and the start-up log show it, shares as percentages. */
+export function describeRule(rule: DisclosureRule): Record<string, string | number> {
+  if (rule.kind === "none") return { rule: "none" };
+  return {
+    rule: rule.kind,
+    minCompanies: rule.minCompanies,
+    maxSourceSharePercent: percentOf(rule.maxSourceShareBasisPoints),
+    maxTop2SharePercent: percentOf(rule.maxTopTwoShareBasisPoints),
+  };
+}
+
+/** part / whole > basisPoints / 10,000, in integers (exact for counts far past any peer group). */
+function above(part: number, whole: number, basisPoints: number): boolean {
+  return whole > 0 && part * 10_000 > basisPoints * whole;
+}
+
+const percentOf = (basisPoints: number) => basisPoints / 100;
+const companyCount = (n: number) => (n === 1 ? "1 company" : `${n} companies`);

@@ -1,0 +1,38 @@
+import type { DescMessage } from "@bufbuild/protobuf";
+import type { HttpRoute } from "../transcoding/http-routes.js";
+import { aliasAnnotations, inputFields, inputSchema } from "./input-fields.js";
+import type { JsonObject } from "./json-object.js";
+import type { OpenApiPath } from "./openapi-path.js";
+import type { SchemaComponents } from "./schema-components.js";
+
+/**
+ * The Request Body Object of a `body: "*"` route: a JSON object of the input fields
+ * not bound by the path (google/api/http.proto), under their JSON names.
+ *
+ * Only `application/json` is listed, though the server reads the body as JSON whatever
+ * its Content-Type (the spec's clients label JSON `application/x-www-form-urlencoded`,
+ * SEMANTICS.md section 11): an OpenAPI form body means `key=value` pairs, and clients
+ * should send the JSON they are documented to. Not `required`: an empty body counts as
+ * `{}`, and is answered with a 400 that names each missing input, as any other body.
+ */
+export function requestBody(components: SchemaComponents, route: HttpRoute, path: OpenApiPath): JsonObject | undefined {
+  if (route.body === "") return undefined;
+  const schema =
+    path.variables.length === 0
+      ? components.ref(route.method.input.name, route.method.input, "request", () => bodySchema(route.method.input, new Set()))
+      : bodySchema(route.method.input, new Set(path.variables.map((field) => field.name)));
+  return { content: { "application/json": { schema } } };
+}
+
+/**
+ * No property is `required`: the contract does not say which are (the services check
+ * it and answer 400), and unknown keys are ignored rather than refused, so no
+ * `additionalProperties: false` either.
+ */
+function bodySchema(message: DescMessage, pathFields: ReadonlySet<string>): JsonObject {
+  const properties = inputFields(message, pathFields).map((field) => [
+    field.jsonName,
+    { ...inputSchema(field), ...aliasAnnotations(field), ...(field.deprecated ? { deprecated: true } : {}) },
+  ]);
+  return { type: "object", properties: Object.fromEntries(properties) };
+}

@@ -1,0 +1,102 @@
+// Property test of disclosure control (issue 17): for random small data sets (so that
+// many peer groups are thin) and random peer groups, a server under
+// DISCLOSURE_RULE=standard refuses exactly the figures whose programs break the rule,
+// as the plain reading says (the reference model's peer programs, contributors.ts and
+// the rule), with the condition the rule names first; and answers every other one
+// exactly as without the rule. Both engines, over REST.
+//
+// Reproduce a run with CPB_PROPERTY_SEED=<seed>.
+import t from "tap";
+import { contributorsOf } from "../../src/benchmark/contributors.js";
+import { disclosureRefusal, STANDARD_RULE, type FigureName } from "../../src/benchmark/disclosure-rule.js";
+import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
+import { importDataset } from "../../src/ingest/import-dataset.js";
+import { createTestDatabase } from "../helpers/database.js";
+import { ENGINES, startPeerIndex } from "../helpers/peer-index.js";
+import { createSeededRandom } from "../helpers/seeded-random.js";
+import { startTestServer } from "../helpers/server.js";
+import { readCsv } from "../ingest/helpers/read-csv.js";
+import { createTempDir } from "../ingest/helpers/temp-dir.js";
+import { ANALYTICS_OPERATIONS } from "./helpers/operations.js";
+import { drawRequest, type DrawSource } from "./helpers/random-request.js";
+import { toBody } from "./helpers/wire-request.js";
+import type { CsvRow, ReferenceDataset, ReferenceRequest } from "./reference/model-types.js";
+import { peerPrograms } from "./reference/peer-rows.js";
+
+const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-disclosure-1";
+const DATASETS = 3;
+const GROUPS = 25;
+const AS_OF = "2026-08-31";
+
+t.comment(`property seed: ${SEED} (set CPB_PROPERTY_SEED to reproduce)`);
+
+const has = (row: CsvRow, column: string) => (row[column] ?? "") !== "";
+
+/** The figures an operation answers from peer programs, in the order the service checks them, each with its programs. */
+function figuresOf(operation: string, dataset: ReferenceDataset, request: ReferenceRequest): [FigureName, CsvRow[]][] {
+  const programs = peerPrograms(dataset, request, AS_OF, "request");
+  const distributions: [FigureName, CsvRow[]][] = [
+    ["limits", programs.filter((p) => has(p, "limit"))],
+    ["premiums", programs.filter((p) => has(p, "premium"))],
+    ["retentions", programs.filter((p) => has(p, "retention"))],
+  ];
+  if (operation === "GET assessment") return [["programs", programs], ...distributions];
+  if (operation === "POST assessment") return distributions;
+  if (operation.includes("RPM")) return [["rates per million", programs.filter((p) => has(p, "premium") && has(p, "limit") && Number(p.limit) > 0)]];
+  if (operation === "POST total program count") return [["programs", programs]];
+  if (operation.includes("limit adequacy")) return [["limits", peerPrograms(dataset, request, AS_OF, "default").filter((p) => has(p, "limit"))]];
+  return []; // the loss count: public records
+}
+
+function expectedRefusal(operation: string, dataset: ReferenceDataset, request: ReferenceRequest) {
+  for (const [figure, rows] of figuresOf(operation, dataset, request)) {
+    const refusal = disclosureRefusal(STANDARD_RULE, figure, contributorsOf(rows.map((row) => ({ companyId: row.company_id!, source: row.source || null }))));
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
+const master = createSeededRandom(SEED);
+for (let d = 0; d < DATASETS; d++) {
+  const options = { companies: 15 + master.int(30), programs: 60 + master.int(200), losses: 20 + master.int(40), seed: `${SEED}-${d}`, asOf: AS_OF };
+  t.test(`generated ${JSON.stringify(options)}`, async (t) => {
+    const dir = await createTempDir(t, "cpb-disclosure-");
+    await generateDataset(dir, options);
+    const { knex, url } = await createTestDatabase(t);
+    await importDataset(knex, dir);
+    const peerIndex = await startPeerIndex(t, knex, url);
+    const guarded = {
+      sql: await startTestServer(t, knex, { asOf: AS_OF, disclosure: STANDARD_RULE }),
+      index: await startTestServer(t, knex, { asOf: AS_OF, disclosure: STANDARD_RULE, peerIndex }),
+    };
+    const open = await startTestServer(t, knex, { asOf: AS_OF });
+    const [companies, programs, losses, linesOfBusiness] = await Promise.all(["companies", "programs", "losses", "lines_of_business"].map((name) => readCsv(dir, `${name}.csv`)));
+    const source: DrawSource = { dataset: { companies: companies!, programs: programs!, losses: losses! }, linesOfBusiness: linesOfBusiness! };
+    const random = createSeededRandom(`${SEED}/${d}`);
+    const seen = { refused: 0, answered: 0 };
+
+    for (let group = 0; group < GROUPS; group++) {
+      const request = drawRequest(source, random, AS_OF);
+      for (const operation of ANALYTICS_OPERATIONS.filter((o) => o.method === "POST")) {
+        const body = JSON.stringify(toBody(request, operation.inputs, random));
+        const expected = expectedRefusal(operation.name, source.dataset, request);
+        const unguarded = await (await fetch(`${open.url}${operation.path}`, { method: "POST", body })).text();
+        for (const engine of ENGINES) {
+          const res = await fetch(`${guarded[engine].url}${operation.path}`, { method: "POST", body });
+          const text = await res.text();
+          const name = `${operation.name} (${engine}) #${group}`;
+          if (expected) {
+            seen.refused++;
+            t.match({ status: res.status, ...(JSON.parse(text) as object) }, { status: 400, code: "failed_precondition", disclosure: { condition: expected.condition, threshold: expected.threshold }, detail: expected.message }, name);
+          } else {
+            seen.answered++;
+            t.equal(res.status, 200, name);
+            t.equal(text, unguarded, `${name}: the answer without the rule`);
+          }
+        }
+      }
+    }
+    t.comment(`${seen.refused} refused, ${seen.answered} answered`);
+    t.ok(seen.refused > 0 && seen.answered > 0, "both outcomes drawn: the property is exercised");
+  });
+}

@@ -1,0 +1,158 @@
+// The peer index's contributors (Contributors, peer-statistics.ts) against the plain
+// reading, contributorsOf (contributors.ts), over the same peer programs read from
+// PostgreSQL with the SQL engine's own filters: for random peer groups over a data set
+// with company ids past 2^32 and sources of every kind, each figure's contributors
+// must be equal, and the whole answer must be the SQL engine's when both count. With
+// counting off, no answer carries them and every figure is unchanged.
+//
+// Reproduce with CPB_PROPERTY_SEED=<seed>; CPB_CONTRIBUTOR_GROUPS sets the peer groups.
+import t from "tap";
+import { contributorsOf, CURATED_SOURCE } from "../../src/benchmark/contributors.js";
+import { Decimal } from "../../src/benchmark/decimal.js";
+import type { PeerEngine } from "../../src/benchmark/peer-engine.js";
+import type { PeerGroup } from "../../src/benchmark/peer-group.js";
+import type { Contributors } from "../../src/benchmark/peer-statistics.js";
+import { DEFAULT_TRAILING, timeWindow, type TimeWindow } from "../../src/benchmark/time-window.js";
+import { importDataset } from "../../src/ingest/import-dataset.js";
+import { buildSnapshot } from "../../src/peer-index/build-snapshot.js";
+import { createIndexPeerEngine } from "../../src/peer-index/index-engine.js";
+import { CURATED, NO_SOURCE } from "../../src/peer-index/snapshot.js";
+import { peerPrograms } from "../../src/store/peer-filters.js";
+import { createSqlPeerEngine } from "../../src/store/sql-peer-engine.js";
+import { createTestDatabase } from "../helpers/database.js";
+import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
+import { createTempDir } from "../ingest/helpers/temp-dir.js";
+import { CONTRIBUTORS_AS_OF, storeUnusualSources, UNUSUAL_SOURCES, writeContributorsDataset } from "./helpers/contributors-dataset.js";
+import { drawLossYears, drawPeerGroup, drawRpm, drawSelected, drawWindow, type DrawPool } from "./helpers/random-peer-group.js";
+
+const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-contributors-1";
+const GROUPS = Number(process.env.CPB_CONTRIBUTOR_GROUPS ?? 200);
+t.comment(`contributors seed: ${SEED} (set CPB_PROPERTY_SEED to reproduce), ${GROUPS} peer groups`);
+
+/** A peer program as PostgreSQL holds it: the company id exact (a bigint), amounts as text. */
+interface PeerProgram {
+  companyId: bigint;
+  source: string | null;
+  limit: string | null;
+  premium: string | null;
+  retention: string | null;
+}
+
+async function readPeerPrograms(knex: Parameters<typeof peerPrograms>[0], peers: PeerGroup, window: TimeWindow): Promise<PeerProgram[]> {
+  const rows: { company_id: string; source: string | null; limit_amount: string | null; premium: string | null; retention: string | null }[] =
+    await peerPrograms(knex, peers, window).select("p.company_id", "p.source", "p.limit_amount", "p.premium", "p.retention");
+  return rows.map((row) => ({ companyId: BigInt(row.company_id), source: row.source, limit: row.limit_amount, premium: row.premium, retention: row.retention }));
+}
+
+/** SEMANTICS.md section 7: a program has an RPM when it has a premium and a limit above zero. */
+const hasRpm = (p: PeerProgram) => p.premium !== null && p.limit !== null && new Decimal(p.limit).gt(0);
+
+/** Mostly random peer groups (most of them narrow), and some as broad as the data. */
+function drawGroup(pool: DrawPool, random: SeededRandom): PeerGroup {
+  const peers = drawPeerGroup(pool, random);
+  if (!random.chance(0.25)) return peers;
+  return { ...peers, naics2: ["52", "05", "31", "23"], naics3: [], exposure: "revenues", exposureLow: new Decimal(0), exposureHigh: new Decimal("1e15"), organizationTypes: [] };
+}
+
+/** Statistics as plain JSON: decimals as their exact text, typed arrays as lists. */
+function plain(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v instanceof Decimal) return `decimal ${v.toFixed()}`;
+    if (ArrayBuffer.isView(v)) return Array.from(v as Float64Array);
+    return v;
+  });
+}
+
+// A few companies holding many programs each; and more companies than one radix digit
+// holds (2^11), fewer programs each.
+const cases = [
+  { name: "a hundred companies", companies: 120, programs: 2500, groups: GROUPS },
+  { name: "three thousand companies", companies: 3000, programs: 8000, groups: Math.ceil(GROUPS / 4) },
+];
+
+for (const datasetCase of cases) {
+  t.test(`${datasetCase.name}: the index counts contributors as contributorsOf reads them`, async (t) => {
+    const random = createSeededRandom(`${SEED}/${datasetCase.name}`);
+    const dir = await createTempDir(t, "cpb-contributors-");
+    const pool = await writeContributorsDataset(dir, random, datasetCase.companies, datasetCase.programs);
+    const { knex, url } = await createTestDatabase(t);
+    await importDataset(knex, dir);
+    await storeUnusualSources(knex);
+    const snapshot = await buildSnapshot(url);
+    const sqlCounting = createSqlPeerEngine(knex, { contributors: true });
+    const counting = createIndexPeerEngine(() => snapshot, sqlCounting, { contributors: true });
+    const notCounting = createIndexPeerEngine(() => snapshot, createSqlPeerEngine(knex));
+
+    t.test("the snapshot's companies and sources", async (t) => {
+      const [withNaics, withPrograms] = await Promise.all([
+        knex("companies").whereNotNull("naics2").count<{ n: string }[]>("* as n"),
+        knex("programs as p").join("companies as c", "c.company_id", "p.company_id").whereNotNull("c.naics2").countDistinct<{ n: string }[]>("p.company_id as n"),
+      ]);
+      t.equal(new Set(snapshot.programs.company).size, Number(withPrograms[0]!.n), "one index per company with programs");
+      t.ok(snapshot.companyCount > Math.max(...snapshot.programs.company), "every index below companyCount");
+      t.ok(snapshot.companyCount <= Number(withNaics[0]!.n), "indexes no more than the companies with a NAICS code");
+      t.equal(snapshot.sources[NO_SOURCE], "", "no source first");
+      t.equal(snapshot.sources[CURATED], CURATED_SOURCE, "then curated");
+      const stored: { source: string }[] = await knex("programs as p")
+        .join("companies as c", "c.company_id", "p.company_id")
+        .whereNotNull("c.naics2")
+        .whereNotNull("p.source")
+        .whereNotIn("p.source", ["", CURATED_SOURCE])
+        .distinct("p.source");
+      t.strictSame(new Set(snapshot.sources.slice(2)), new Set(stored.map((row) => row.source)), "every other source once, its text as stored, escapes read back");
+      t.equal(snapshot.sources.length, new Set(snapshot.sources).size, "no source twice");
+      t.ok(UNUSUAL_SOURCES.filter(Boolean).every((source) => snapshot.sources.includes(source)), "sources COPY escapes are read back exactly");
+      t.ok([...snapshot.coverages].some(([, coverage]) => !coverage.exact), "one coverage is left to SQL");
+    });
+
+    t.test("random peer groups", async (t) => {
+      const defaultWindow = timeWindow(CONTRIBUTORS_AS_OF, DEFAULT_TRAILING);
+      let mismatches = 0;
+      const expect = (actual: unknown, expected: unknown, what: string, context: object) => {
+        if (plain(actual) === plain(expected)) return;
+        mismatches++;
+        t.strictSame(actual, expected, what, context);
+      };
+      for (let group = 0; group < datasetCase.groups && mismatches < 5; group++) {
+        const peers = drawGroup(pool, random);
+        const window = drawWindow(CONTRIBUTORS_AS_OF, random);
+        const years = drawLossYears(pool, random);
+        const selected = drawSelected(pool, random);
+        const clientRpm = drawRpm(pool, random);
+        const context = { group, peers: JSON.parse(plain(peers)) as unknown, window };
+
+        const programs = await readPeerPrograms(knex, peers, window);
+        const limited = (await readPeerPrograms(knex, peers, defaultWindow)).filter((p) => p.limit !== null);
+        const expected: Record<string, Contributors> = {
+          programs: contributorsOf(programs),
+          limit: contributorsOf(programs.filter((p) => p.limit !== null)),
+          premium: contributorsOf(programs.filter((p) => p.premium !== null)),
+          retention: contributorsOf(programs.filter((p) => p.retention !== null)),
+          rpm: contributorsOf(programs.filter(hasRpm)),
+          medianLimit: contributorsOf(limited),
+        };
+
+        const calls: [string, (engine: PeerEngine) => Promise<{ contributors?: unknown }>, unknown][] = [
+          ["assessment", (e) => e.assessment(peers, window, selected, { withLossCount: group % 2 === 0 }), { programs: expected.programs, limit: expected.limit, premium: expected.premium, retention: expected.retention }],
+          ["rpm", (e) => e.rpm(peers, window, clientRpm), expected.rpm],
+          ["programCount", (e) => e.programCount(peers, window), expected.programs],
+          ["limitAdequacy", (e) => e.limitAdequacy(peers, years, defaultWindow), expected.medianLimit],
+          ["lossCount", (e) => e.lossCount(peers, years), undefined],
+        ];
+        for (const [name, call, contributors] of calls) {
+          const [counted, uncounted, sql] = [await call(counting), await call(notCounting), await call(sqlCounting)];
+          expect(counted.contributors, contributors, `${name}: contributors as contributorsOf reads them`, context);
+          expect(counted, sql, `${name}: the SQL engine's answer, contributors and all`, context);
+          const figures = { ...counted };
+          delete figures.contributors;
+          expect(uncounted, figures, `${name}: not counting, the same figures`, context);
+          if ("contributors" in uncounted) {
+            mismatches++;
+            t.fail(`${name}: not counting, no contributors field`, context);
+          }
+        }
+      }
+      t.equal(mismatches, 0, `${datasetCase.groups} peer groups, five calls each, counted as contributorsOf counts`);
+    });
+  });
+}

@@ -63,9 +63,10 @@ t.test("a drain drops nothing: every accepted request gets its 200, /readyz 503 
   const signalled = Date.now();
   child.kill("SIGTERM");
   let readyzStatus = 0;
-  while (Date.now() - signalled < 1_000 && readyzStatus !== 503) readyzStatus = await askHttp1(port, {}, "/readyz").then((o) => ("status" in o ? o.status : 0));
+  while (Date.now() - signalled < 2_000 && readyzStatus !== 503) readyzStatus = await askHttp1(port, {}, "/readyz").then((o) => ("status" in o ? o.status : 0));
   t.equal(readyzStatus, 503, "/readyz answers 503 while draining");
-  t.ok(Date.now() - signalled < 300, `within ${Date.now() - signalled} ms of SIGTERM`);
+  // Loose, for a loaded CI machine: well within the drain period (DRAIN_MS).
+  t.ok(Date.now() - signalled < 1_000, `within ${Date.now() - signalled} ms of SIGTERM`);
 
   await Promise.all([balancer, ...clients, ...unrulyClients]);
   const code = await exited;

@@ -108,7 +108,7 @@ t.test("object members beyond the limit, in the whole body, are refused", async 
   const sixtyThousand = `{${members(60_000)}}`;
   const started = performance.now();
   t.ok(thrownBy(() => parseJsonBody(sixtyThousand)) instanceof JsonBodyError, "60,000 keys");
-  t.ok(performance.now() - started < 50, "refused at once"); // loose: it stops after the first thousand
+  t.ok(performance.now() - started < 100, "refused at once"); // it stops after the first thousand; loose, for a loaded machine
 });
 
 // A bound no quadratic cost meets (a search of the whole text per string took minutes

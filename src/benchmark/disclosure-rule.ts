@@ -65,6 +65,19 @@ export function disclosureRefusal(rule: DisclosureRule, figure: FigureName, cont
   return undefined;
 }
 
+/**
+ * Whether any `programs` programs of which no company holds more than
+ * `maxPerCompany` meet the two company conditions, whoever holds them: they come from
+ * at least programs / maxPerCompany companies, and the two largest hold at most twice
+ * maxPerCompany. A peer group of a few hundred programs is settled so without counting
+ * its companies; a refusal always rests on counts (contributor-counts.ts).
+ */
+export function companyConditionsHold(rule: DisclosureRule, programs: number, maxPerCompany: number): boolean {
+  if (rule.kind === "none") return true;
+  if (maxPerCompany === 0) return programs === 0 && rule.minCompanies === 0;
+  return Math.ceil(programs / maxPerCompany) >= rule.minCompanies && !above(Math.min(programs, 2 * maxPerCompany), programs, rule.maxTopTwoShareBasisPoints);
+}
+
 /** The rule as /readyz and the start-up log show it, shares as percentages. */
 export function describeRule(rule: DisclosureRule): Record<string, string | number> {
   if (rule.kind === "none") return { rule: "none" };

@@ -49,6 +49,12 @@ export interface Contributors {
   partnerPrograms: number;
   /** Programs of the partner source with the most. */
   largestSourcePrograms: number;
+  /**
+   * Set when `companies` is a lower bound and `topTwoCompanyPrograms` an upper bound,
+   * not counts: the peer index leaves a large group's companies uncounted when such
+   * bounds already meet the rule's company conditions (companyConditionsHold).
+   */
+  bounds?: true;
 }
 
 export interface RpmStatistics {

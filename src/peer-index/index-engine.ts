@@ -1,9 +1,10 @@
+import type { DisclosureRule } from "../benchmark/disclosure-rule.js";
 import type { LossYearFilter } from "../benchmark/loss-years.js";
 import type { PeerEngine } from "../benchmark/peer-engine.js";
 import type { CoverageReference } from "../benchmark/peer-group.js";
 import type { AssessmentStatistics, LimitAdequacyStatistics, PeerCount, RpmStatistics } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
-import { assessmentContributors, contributorsOfRows } from "./contributor-counts.js";
+import { assessmentContributors, contributorsOfRows, type CompanyBound } from "./contributor-counts.js";
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
@@ -12,7 +13,7 @@ import { inTurn } from "../server/turns.js";
 import { emptyNaicsRows, type CompanyColumns, type CoverageSlices, type NaicsRows, type PeerSnapshot, type RowRange } from "./snapshot.js";
 
 /** What an unknown coverage reads as: nothing, so the service answers 400 as with SQL. */
-const UNKNOWN_COVERAGE: CoverageSlices = { lineOfBusinessIds: [], programs: emptyNaicsRows(), losses: emptyNaicsRows(), exact: true };
+const UNKNOWN_COVERAGE: CoverageSlices = { lineOfBusinessIds: [], programs: emptyNaicsRows(), losses: emptyNaicsRows(), exact: true, maxProgramsPerCompany: 0 };
 
 export interface IndexPeerEngineOptions {
   /**
@@ -20,6 +21,12 @@ export interface IndexPeerEngineOptions {
    * rule), in the same call; off by default, when no answer carries them or costs more.
    */
   contributors?: boolean;
+  /**
+   * With contributors: the rule they will be checked against, so that a group whose
+   * company conditions its size settles goes uncounted (contributor-counts.ts,
+   * CompanyBound). Without it, every count is exact.
+   */
+  disclosure?: DisclosureRule;
 }
 
 interface Opened {
@@ -38,7 +45,7 @@ interface Opened {
  * told to. Calls take turns on the event loop (turns.ts).
  */
 export function createIndexPeerEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine, options: IndexPeerEngineOptions = {}): PeerEngine {
-  return takingTurns(createEngine(currentSnapshot, fallback, options.contributors ?? false));
+  return takingTurns(createEngine(currentSnapshot, fallback, options.contributors ?? false, options.disclosure));
 }
 
 function takingTurns(engine: PeerEngine): PeerEngine {
@@ -52,7 +59,9 @@ function takingTurns(engine: PeerEngine): PeerEngine {
   };
 }
 
-function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine, counting: boolean): PeerEngine {
+function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine, counting: boolean, rule: DisclosureRule | undefined): PeerEngine {
+  const boundOf = ({ coverage }: Opened): CompanyBound | undefined => rule && { rule, maxPerCompany: coverage.maxProgramsPerCompany };
+
   /** The snapshot and coverage to answer from, or undefined to ask the fallback. */
   function open(coverageId: number): Opened | undefined {
     const snapshot = currentSnapshot();
@@ -79,7 +88,7 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
         ...assessmentFigures(opened.snapshot.programs, rows, count, selected),
         totalLossCount: options.withLossCount ? matchLosses(opened, filter, { kind: "any" }).count : undefined,
       };
-      if (counting) answer.contributors = assessmentContributors(opened.snapshot, rows, count);
+      if (counting) answer.contributors = assessmentContributors(opened.snapshot, rows, count, boundOf(opened));
       return answer;
     },
 
@@ -89,7 +98,7 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       const { snapshot, coverage, reference } = opened;
       const { rows, count } = matchPrograms(opened, compilePeerFilter(snapshot, peers), window);
       const answer: RpmStatistics = { reference, ...rpmFiguresOfRows(snapshot.programs, snapshot.largeRpms, coverage.programs, rows, count, clientRpm) };
-      if (counting) answer.contributors = contributorsOfRows(snapshot, rows, count, snapshot.programs.rpm);
+      if (counting) answer.contributors = contributorsOfRows(snapshot, rows, count, snapshot.programs.rpm, boundOf(opened));
       return answer;
     },
 
@@ -98,7 +107,7 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       if (!opened) return fallback.programCount(peers, window);
       const { rows, count } = matchPrograms(opened, compilePeerFilter(opened.snapshot, peers), window);
       const answer: PeerCount = { reference: opened.reference, count };
-      if (counting) answer.contributors = contributorsOfRows(opened.snapshot, rows, count);
+      if (counting) answer.contributors = contributorsOfRows(opened.snapshot, rows, count, undefined, boundOf(opened));
       return answer;
     },
 
@@ -119,7 +128,7 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       const cases = casesInOrder(opened.snapshot.losses, opened.coverage.losses, losses.rows, losses.count);
       const answer: LimitAdequacyStatistics = { reference: opened.reference, cases, medianLimit };
       // The rows the median limit reads: the default window's, with a limit.
-      if (counting) answer.contributors = contributorsOfRows(opened.snapshot, programs.rows, programs.count, opened.snapshot.programs.limit);
+      if (counting) answer.contributors = contributorsOfRows(opened.snapshot, programs.rows, programs.count, opened.snapshot.programs.limit, boundOf(opened));
       return answer;
     },
   };

@@ -2,6 +2,7 @@ import { bandOfCents, LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../ben
 import type { CopyRow } from "./copy-rows.js";
 import { NAICS_KEYS, naicsKey } from "./naics-key.js";
 import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
+import { maxProgramsPerCompany } from "./programs-per-company.js";
 import { rankRows } from "./rank-rows.js";
 import { RecycledBuffers } from "./recycled-buffers.js";
 import { SourceDictionary } from "./source-dictionary.js";
@@ -48,7 +49,7 @@ export class SnapshotBuilder {
   ) {
     for (const id of coverageIds) {
       this.coverageIndex.set(id, this.coverages.size);
-      this.coverages.set(id, { lineOfBusinessIds: [], programs: emptyNaicsRows(), losses: emptyNaicsRows(), exact: true });
+      this.coverages.set(id, { lineOfBusinessIds: [], programs: emptyNaicsRows(), losses: emptyNaicsRows(), exact: true, maxProgramsPerCompany: 0 });
     }
     if (lines.length > MAX_CODES) throw new Error(`more than ${MAX_CODES} lines of business: too many for the peer index`);
     for (const line of lines) {
@@ -124,6 +125,8 @@ export class SnapshotBuilder {
       rankRows(sorted.rpm, range, sorted.rowByRpmRank, scratch, this.largeRpms);
       rankRows(sorted.limit, range, sorted.rowByLimitRank, scratch);
     }
+    const tally = new Uint32Array(this.companyCount);
+    for (const coverage of this.coverages.values()) coverage.maxProgramsPerCompany = maxProgramsPerCompany(sorted.company, coverage.programs, tally);
     this.programs = sorted;
   }
 

@@ -61,6 +61,12 @@ export interface CoverageSlices {
    * computed here is exact; when false, the index answers nothing for this coverage.
    */
   exact: boolean;
+  /**
+   * The most programs one company holds here (programs-per-company.ts): a peer group of
+   * n programs holds at least n / this many companies, and its two largest hold at most
+   * twice this many programs.
+   */
+  maxProgramsPerCompany: number;
 }
 
 /** The company attributes every row carries (SEMANTICS.md section 1); its NAICS key is its group's. */

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import { ReferenceService } from "../../gen/commercialpolicybenchmark/v2/reference_pb.js";
 import { Health } from "../../gen/health/v1/health_pb.js";
 import { createAuthInterceptor, identify, recognize, type Authenticator } from "../auth/authenticator.js";
 import { atCapacity, createAdmissionInterceptor } from "../rpc/admission-interceptor.js";
@@ -17,6 +18,7 @@ import { createReflectionServices } from "../services/reflection/reflection-serv
 import { createCors } from "./cors.js";
 import { createApiReference } from "./pages/api-reference.js";
 import { createFrontPage } from "./pages/front-page.js";
+import { CONSOLE_PATH, type ConsoleSite } from "./pages/console-site.js";
 import { createStaticFile, type StaticFile } from "./static-file.js";
 import { openApiDocument } from "../openapi/openapi-document.js";
 import { SERVICE_VERSION } from "../service-version.js";
@@ -31,6 +33,7 @@ import { createAssessmentService } from "../services/assessment-service.js";
 import { createCompanyService } from "../services/company-service.js";
 import { createHealthService } from "../services/health-service.js";
 import { createLossDetailsService } from "../services/loss-details-service.js";
+import { createReferenceService } from "../services/reference-service.js";
 import { writeJson, writeProblem, problem } from "../transcoding/problem-document.js";
 import { COMPRESS_MIN_BYTES } from "../transcoding/compression.js";
 import { createRestTranscoder } from "../transcoding/rest-handler.js";
@@ -72,6 +75,8 @@ export interface AppDependencies {
   metrics?: AppMetrics;
   /** Whether the server is draining before it stops: /readyz then answers 503 at once. */
   draining?: () => boolean;
+  /** The broker's console under /console/ (`cpb serve` and `cpb dev`); none in tests that do not ask for it. */
+  console?: ConsoleSite;
   /** Other handlers on the same port under a path prefix (the dev identity provider). */
   mounts?: { prefix: string; handle: (req: NodeRequest, res: NodeResponse) => void }[];
 }
@@ -114,20 +119,21 @@ export function createApp({
   disclosure = { kind: "none" },
   tokens,
   metrics,
+  console: consoleSite,
 }: AppDependencies) {
   const asOfDate = () => asOf ?? todayUtc();
   const readiness = createReadiness(knex, authenticator, peerIndex, draining);
   // Contributors are counted only when a rule reads them: under none, no answer costs more.
   const contributors = disclosure.kind !== "none";
   const sqlEngine = createSqlPeerEngine(knex, { contributors });
-  const peerEngine = peerIndex ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine, { contributors }) : sqlEngine;
+  const peerEngine = peerIndex ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine, { contributors, disclosure }) : sqlEngine;
   const disclosureGuard = createDisclosureGuard(disclosure, log);
   const eventLoopDelay = watchEventLoopDelay();
   const gate = createAdmissionGate(admission);
   const cors = createCors(corsOrigins);
   // What a person or a tool reads without a token: the front page and the API reference.
-  const pages = new Map<string, StaticFile>([["/", createFrontPage({})], ...createApiReference()]);
-  const apiServices = [AssessmentService, CompanyService, LossDetailsService];
+  const pages = new Map<string, StaticFile>([["/", createFrontPage({ console: consoleSite?.built ? `${CONSOLE_PATH}/` : undefined })], ...createApiReference()]);
+  const apiServices = [AssessmentService, CompanyService, LossDetailsService, ReferenceService];
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
 
@@ -153,6 +159,7 @@ export function createApp({
       router.service(AssessmentService, withKeptAnswers(AssessmentService, createAssessmentService(peerEngine, asOfDate, disclosureGuard), answerCache));
       router.service(CompanyService, withKeptAnswers(CompanyService, createCompanyService(knex), answerCache));
       router.service(LossDetailsService, withKeptAnswers(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate, disclosureGuard), answerCache));
+      router.service(ReferenceService, withKeptAnswers(ReferenceService, createReferenceService(knex, datasetVersion), answerCache));
       router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
       const reflection = createReflectionServices(describeServices(NAMED_SERVICES));
       router.service(ServerReflection, reflection.v1);
@@ -202,6 +209,7 @@ export function createApp({
       if (read && path === "/healthz") return writeJson(res, 200, { status: "ok" });
       const page = read ? pages.get(path) : undefined;
       if (page) return await page.serve(req, res);
+      if (read && consoleSite && (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`))) return await consoleSite.serve(req, res, path);
       if (read && path === "/readyz") {
         const { ready, reasons } = await readiness.check();
         return writeJson(res, ready ? 200 : 503, {

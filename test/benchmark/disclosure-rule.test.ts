@@ -2,7 +2,7 @@
 // who a figure's programs came from, which both engines are held to.
 import t from "tap";
 import { contributorsOf, topTwo } from "../../src/benchmark/contributors.js";
-import { disclosureRefusal, STANDARD_RULE } from "../../src/benchmark/disclosure-rule.js";
+import { companyConditionsHold, disclosureRefusal, STANDARD_RULE } from "../../src/benchmark/disclosure-rule.js";
 import type { Contributors } from "../../src/benchmark/peer-statistics.js";
 
 /** Contributors with room to pass every condition but the one a test looks at. */
@@ -61,4 +61,24 @@ t.test("contributors: companies, the top two, partner programs and the largest p
   t.same(contributorsOf([{ companyId: 9, source: null }, { companyId: 9, source: "" }, { companyId: 9, source: "P" }]).largestSourcePrograms, 2, "no source, null or empty, is one source");
   t.equal(topTwo([3, 9, 1, 9]), 18);
   t.equal(topTwo([4]), 4);
+});
+
+t.test("companyConditionsHold: the bound a coverage's largest company sets, and no looser", async (t) => {
+  const rules = [STANDARD_RULE, { ...STANDARD_RULE, minCompanies: 1 }, { ...STANDARD_RULE, maxTopTwoShareBasisPoints: 10_000 }, { ...STANDARD_RULE, minCompanies: 12, maxTopTwoShareBasisPoints: 3_000 }];
+  for (const rule of rules) {
+    for (let m = 1; m <= 12; m++) {
+      for (let n = 0; n <= 80; n++) {
+        const holds = companyConditionsHold(rule, n, m);
+        // The worst group of n programs, no company over m: as few companies as can hold them, the two largest full.
+        const worst: Contributors = { programs: n, companies: Math.ceil(n / m), topTwoCompanyPrograms: Math.min(n, 2 * m), partnerPrograms: 0, largestSourcePrograms: 0 };
+        const refusedWorst = disclosureRefusal(rule, "programs", worst) !== undefined;
+        if (holds === refusedWorst) t.fail(`n ${n}, m ${m}, ${JSON.stringify(rule)}: holds ${holds}, the worst group refused ${refusedWorst}`);
+      }
+    }
+  }
+  t.ok(companyConditionsHold(STANDARD_RULE, 338_000, 20), "a broad group");
+  t.notOk(companyConditionsHold(STANDARD_RULE, 80, 20), "4 companies of 20 may hold 80");
+  t.ok(companyConditionsHold(STANDARD_RULE, 81, 20), "81 need 5");
+  t.notOk(companyConditionsHold(STANDARD_RULE, 0, 0), "an empty coverage: counted");
+  t.ok(companyConditionsHold({ kind: "none" }, 0, 0), "none: nothing to settle");
 });

@@ -3,12 +3,15 @@
 // PostgreSQL with the SQL engine's own filters: for random peer groups over a data set
 // with company ids past 2^32 and sources of every kind, each figure's contributors
 // must be equal, and the whole answer must be the SQL engine's when both count. With
-// counting off, no answer carries them and every figure is unchanged.
+// counting off, no answer carries them and every figure is unchanged. Told the rule,
+// the index may leave a broad group's companies uncounted (CompanyBound): its bounds
+// must then meet the rule's company conditions, and the rule must decide as on counts.
 //
 // Reproduce with CPB_PROPERTY_SEED=<seed>; CPB_CONTRIBUTOR_GROUPS sets the peer groups.
 import t from "tap";
 import { contributorsOf, CURATED_SOURCE } from "../../src/benchmark/contributors.js";
 import { Decimal } from "../../src/benchmark/decimal.js";
+import { disclosureRefusal, STANDARD_RULE } from "../../src/benchmark/disclosure-rule.js";
 import type { PeerEngine } from "../../src/benchmark/peer-engine.js";
 import type { PeerGroup } from "../../src/benchmark/peer-group.js";
 import type { Contributors } from "../../src/benchmark/peer-statistics.js";
@@ -54,6 +57,17 @@ function drawGroup(pool: DrawPool, random: SeededRandom): PeerGroup {
   return { ...peers, naics2: ["52", "05", "31", "23"], naics3: [], exposure: "revenues", exposureLow: new Decimal(0), exposureHigh: new Decimal("1e15"), organizationTypes: [] };
 }
 
+type ContributorsOfCall = Contributors | Record<string, Contributors> | undefined;
+
+/** A call's contributors by figure: an assessment's four, or the one of the others. */
+function flat(contributors: ContributorsOfCall): Record<string, Contributors> {
+  if (contributors === undefined) return {};
+  return "programs" in contributors && typeof contributors.programs === "number" ? { figure: contributors as Contributors } : (contributors as Record<string, Contributors>);
+}
+
+/** The standard rule's condition for a figure (the figure's name changes only the words). */
+const decisionOf = (contributors: Contributors) => disclosureRefusal(STANDARD_RULE, "programs", contributors)?.condition;
+
 /** Statistics as plain JSON: decimals as their exact text, typed arrays as lists. */
 function plain(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
@@ -82,6 +96,7 @@ for (const datasetCase of cases) {
     const sqlCounting = createSqlPeerEngine(knex, { contributors: true });
     const counting = createIndexPeerEngine(() => snapshot, sqlCounting, { contributors: true });
     const notCounting = createIndexPeerEngine(() => snapshot, createSqlPeerEngine(knex));
+    const bounding = createIndexPeerEngine(() => snapshot, sqlCounting, { contributors: true, disclosure: STANDARD_RULE });
 
     t.test("the snapshot's companies and sources", async (t) => {
       const [withNaics, withPrograms] = await Promise.all([
@@ -103,11 +118,23 @@ for (const datasetCase of cases) {
       t.equal(snapshot.sources.length, new Set(snapshot.sources).size, "no source twice");
       t.ok(UNUSUAL_SOURCES.filter(Boolean).every((source) => snapshot.sources.includes(source)), "sources COPY escapes are read back exactly");
       t.ok([...snapshot.coverages].some(([, coverage]) => !coverage.exact), "one coverage is left to SQL");
+      const most: { coverage_id: number; n: string }[] = await knex
+        .from(knex("programs as p").join("companies as c", "c.company_id", "p.company_id").whereNotNull("c.naics2").groupBy("p.coverage_id", "p.company_id").select("p.coverage_id").count("* as n").as("per_company"))
+        .groupBy("coverage_id")
+        .select("coverage_id")
+        .max("n as n");
+      t.strictSame(
+        Object.fromEntries([...snapshot.coverages].filter(([, coverage]) => coverage.maxProgramsPerCompany > 0).map(([id, coverage]) => [id, coverage.maxProgramsPerCompany])),
+        Object.fromEntries(most.map((row) => [row.coverage_id, Number(row.n)])),
+        "each coverage's most programs of one company",
+      );
     });
 
     t.test("random peer groups", async (t) => {
       const defaultWindow = timeWindow(CONTRIBUTORS_AS_OF, DEFAULT_TRAILING);
       let mismatches = 0;
+      let bounded = 0;
+      let countedFigures = 0;
       const expect = (actual: unknown, expected: unknown, what: string, context: object) => {
         if (plain(actual) === plain(expected)) return;
         mismatches++;
@@ -150,9 +177,25 @@ for (const datasetCase of cases) {
             mismatches++;
             t.fail(`${name}: not counting, no contributors field`, context);
           }
+          const withBounds = await call(bounding);
+          expect({ ...withBounds, contributors: undefined }, { ...figures, contributors: undefined }, `${name}: told the rule, the same figures`, context);
+          const pairs = Object.entries(flat(withBounds.contributors as ContributorsOfCall)).map(([figure, got]) => [got, flat(contributors as ContributorsOfCall)[figure]!] as const);
+          for (const [got, exact] of pairs) {
+            if (!got.bounds) {
+              countedFigures++;
+              expect(got, exact, `${name}: told the rule, a group its size does not settle is counted`, context);
+              continue;
+            }
+            bounded++;
+            const ok = got.companies <= exact.companies && got.topTwoCompanyPrograms >= exact.topTwoCompanyPrograms && got.programs === exact.programs;
+            expect(ok, true, `${name}: bounds, not counts (${plain(got)} against ${plain(exact)})`, context);
+            expect(["min_companies", "max_top2_share"].includes(decisionOf(got) ?? ""), false, `${name}: bounds that settle the company conditions (the sources are counted)`, context);
+            expect(decisionOf(got), decisionOf(exact), `${name}: the rule decides on bounds as on counts`, context);
+          }
         }
       }
       t.equal(mismatches, 0, `${datasetCase.groups} peer groups, five calls each, counted as contributorsOf counts`);
+      t.ok(bounded > 0 && countedFigures > 0, `told the rule: ${bounded} figures settled by bounds, ${countedFigures} counted`);
     });
   });
 }

@@ -29,6 +29,12 @@ export interface Config {
   metricsPort: number | undefined;
   /** DISCLOSURE_RULE and its thresholds: which peer groups' figures are refused to keep contributors' programs confidential. */
   disclosure: DisclosureRule;
+  /**
+   * CONSOLE_CLIENT_ID, CONSOLE_THIN_GROUP_PROGRAMS, and the overrides CONSOLE_SCOPE and
+   * CONSOLE_RESOURCE (`none`: null, for Entra ID's v2 endpoint, which refuses `resource`):
+   * what /console/config.json tells the browser app.
+   */
+  console: { clientId: string; thinGroupPrograms: number; scope?: string; resource?: string | null };
 }
 
 export class ConfigError extends Error {}
@@ -58,6 +64,12 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
     corsOrigins: readOrigins("CORS_ORIGINS", env.CORS_ORIGINS),
     metricsPort: readMetricsPort(env.METRICS_PORT, port),
     disclosure: readDisclosureRule(env),
+    console: {
+      clientId: env.CONSOLE_CLIENT_ID?.trim() || "cpb-console",
+      thinGroupPrograms: readCount("CONSOLE_THIN_GROUP_PROGRAMS", env.CONSOLE_THIN_GROUP_PROGRAMS, 5),
+      scope: env.CONSOLE_SCOPE?.trim().split(/\s+/).join(" ") || undefined,
+      resource: env.CONSOLE_RESOURCE?.trim() === "none" ? null : env.CONSOLE_RESOURCE?.trim() || undefined,
+    },
   };
 }
 

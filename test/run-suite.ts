@@ -7,7 +7,11 @@ import { spawn } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { consolePaths, ensureConsoleBuilt } from "../src/console/console-build.js";
 import { startEmbeddedPostgres } from "../src/dev/embedded-postgres.js";
+
+// The console's tests serve its bundle: built here, once, when missing or out of date.
+await ensureConsoleBuilt(consolePaths(), { report: (line) => console.error(line) });
 
 let stop = async () => {};
 if (!process.env.DATABASE_URL) {

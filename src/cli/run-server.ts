@@ -25,6 +25,8 @@ export async function runServer(options: {
   host: string;
   asOf?: string;
   mounts?: AppDependencies["mounts"];
+  /** The broker's console, served under /console/. */
+  console?: AppDependencies["console"];
   /** The database, for the dataset version watcher's own connection and the peer index's builds. */
   databaseUrl: string;
   /** PEER_INDEX: answer the analytics from an in-memory snapshot, rebuilt on every import. */

@@ -3,6 +3,8 @@ import { readAuthConfig } from "../auth/auth-config.js";
 import { createJwtAuthenticator } from "../auth/jwt-authenticator.js";
 import { ConfigError, readConfig } from "../config.js";
 import { createLogger } from "../log.js";
+import { consolePaths } from "../console/console-build.js";
+import { consoleSettings, createConsoleSite } from "../server/pages/console-site.js";
 import { createDatabase, SERVER_QUERY_TIMEOUT_MS } from "../store/database.js";
 import { runServer } from "./run-server.js";
 
@@ -24,6 +26,8 @@ export function registerServeCommand(program: Command): void {
       const knex = createDatabase(config.databaseUrl!, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
       const authenticator = createJwtAuthenticator({ ...auth, log });
       authenticator.start();
-      await runServer({ knex, databaseUrl: config.databaseUrl!, authenticator, log, port: config.port, host: config.host, asOf: config.asOf, peerIndex: config.peerIndex, answerCacheBytes: config.answerCacheBytes, admission: config.admission, drainMs: config.drainMs, corsOrigins: config.corsOrigins, disclosure: config.disclosure, tokens: { issuer: auth.issuer, scopes: auth.requiredScopes }, metricsPort: config.metricsPort, cleanup: async () => authenticator.stop() });
+      // Served as built (npm run build:console); without a bundle, /console/ says how to build it.
+      const consoleSite = createConsoleSite({ distDir: consolePaths().outDir, settings: consoleSettings({ ...auth, ...config.console }) });
+      await runServer({ knex, databaseUrl: config.databaseUrl!, authenticator, log, port: config.port, host: config.host, asOf: config.asOf, peerIndex: config.peerIndex, answerCacheBytes: config.answerCacheBytes, admission: config.admission, drainMs: config.drainMs, corsOrigins: config.corsOrigins, disclosure: config.disclosure, tokens: { issuer: auth.issuer, scopes: auth.requiredScopes }, metricsPort: config.metricsPort, console: consoleSite, cleanup: async () => authenticator.stop() });
     });
 }

@@ -11,3 +11,12 @@ export const DEV_CLIENT = { clientId: "cpb-dev", clientSecret: "cpb-dev-secret",
 export function devIssuer(port: number): string {
   return `http://127.0.0.1:${port}${DEV_ISSUER_PATH}`;
 }
+
+/** The person who signs in to the console under `cpb dev` (printed in the banner). */
+export const DEV_USER = { username: "demo", password: "demo-password", name: "Demo Broker" };
+
+/** The console as a public client of the dev provider: its redirect and post-logout URI are the console's own page. */
+export function devConsoleClient(baseUrl: string, clientId: string, scopes: string[]) {
+  const consoleUrl = `${baseUrl}/console/`;
+  return { clientId, redirectUris: [consoleUrl], postLogoutRedirectUris: [consoleUrl], scopes };
+}

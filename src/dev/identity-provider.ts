@@ -1,7 +1,8 @@
-import Provider, { errors, type Configuration } from "oidc-provider";
+import Provider, { errors, type ClientMetadata, type Configuration } from "oidc-provider";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { handleInteraction, INTERACTION_PATH, providerPagePolicy, signOutPage, signedOutPage } from "./sign-in-pages.js";
 
 /** A client of the dev provider, allowed the client-credentials grant. */
 export interface DevClient {
@@ -9,6 +10,26 @@ export interface DevClient {
   clientSecret: string;
   /** The scopes its tokens may carry. */
   scopes: string[];
+}
+
+/**
+ * A public client that signs people in (a browser app such as the console): the
+ * authorization-code grant with PKCE (S256), no secret, tokens for a resource named
+ * by an RFC 8707 resource indicator. First-party: consent is given without asking.
+ */
+export interface DevPublicClient {
+  clientId: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  /** The resource scopes its tokens may carry (besides openid). */
+  scopes: string[];
+}
+
+/** Someone who may sign in at the provider's login page. */
+export interface DevUser {
+  username: string;
+  password: string;
+  name: string;
 }
 
 /** An API the provider issues tokens for (an RFC 8707 resource indicator). */
@@ -22,6 +43,10 @@ export interface DevIdentityProviderOptions {
   /** The first is the default resource of token requests without one. */
   resources: DevResource[];
   clients: DevClient[];
+  /** Clients signing people in with the authorization-code grant; none by default. */
+  publicClients?: DevPublicClient[];
+  /** Who may sign in at the login page; none by default. */
+  users?: DevUser[];
   /** Private signing keys (JWK); one is generated when none are given. */
   keys?: JWK[];
   accessTokenTtlSeconds?: number;
@@ -42,35 +67,51 @@ export interface DevIdentityProvider {
 /**
  * A real OpenID Connect provider (oidc-provider, OpenID certified) for `cpb dev` and
  * the tests: the client-credentials grant, with JWT access tokens for the configured
- * resources (RFC 8707 resource indicators), signed with ES256 and published at jwks_uri.
+ * resources (RFC 8707 resource indicators), signed with ES256 and published at jwks_uri;
+ * and, for public clients, the authorization-code grant with PKCE, people signing in
+ * at its own login page (sign-in-pages.ts) and RP-initiated logout.
  */
 export async function createDevIdentityProvider(options: DevIdentityProviderOptions): Promise<DevIdentityProvider> {
   let keys = options.keys?.length ? options.keys : [await newSigningKey()];
-  let provider = createProvider(options, keys);
+  // Signs the provider's cookies (interaction and session); one per process.
+  const cookieKeys = [randomBytes(32).toString("base64url")];
+  let provider = createProvider(options, keys, cookieKeys);
+  const users = options.users ?? [];
   return {
     issuer: options.issuer,
     handle(req, res, prefix = "") {
       // oidc-provider builds its endpoint URLs from originalUrl (NOTES.md).
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
       req.url = (req.url ?? "/").slice(prefix.length) || "/";
+      // The login page is ours (devInteractions stay off): oidc-provider sends people to it.
+      if (req.url.startsWith(`${INTERACTION_PATH}/`)) return void handleInteraction(provider, req, res, { issuer: options.issuer, users, formTargets: formTargets(options) });
       void provider.callback()(req, res);
     },
     keys: () => keys,
     async rotateKey() {
       keys = [await newSigningKey(), ...keys];
-      provider = createProvider(options, keys);
+      provider = createProvider(options, keys, cookieKeys);
     },
     retireOldKeys() {
       keys = keys.slice(0, 1);
-      provider = createProvider(options, keys);
+      provider = createProvider(options, keys, cookieKeys);
     },
   };
 }
 
-function createProvider(options: DevIdentityProviderOptions, keys: JWK[]): Provider {
+/** Where the provider's pages send the browser: itself, and the public clients' redirect URIs (CSP form-action covers redirects after a submission). */
+function formTargets(options: DevIdentityProviderOptions): string[] {
+  const uris = (options.publicClients ?? []).flatMap((client) => [...client.redirectUris, ...client.postLogoutRedirectUris]);
+  return [...new Set([new URL(options.issuer).origin, ...uris.map((uri) => new URL(uri).origin)])];
+}
+
+function createProvider(options: DevIdentityProviderOptions, keys: JWK[], cookieKeys: string[]): Provider {
   const resources = new Map(options.resources.map((r) => [r.audience, r]));
+  const users = new Map((options.users ?? []).map((user) => [user.username, user]));
+  const issuerPath = new URL(options.issuer).pathname.replace(/\/$/, "");
+  const pagePolicy = providerPagePolicy(formTargets(options));
   const configuration: Configuration = {
-    clients: options.clients.map((client) => ({
+    clients: [...options.clients.map((client): ClientMetadata => ({
       client_id: client.clientId,
       client_secret: client.clientSecret,
       grant_types: ["client_credentials"],
@@ -79,13 +120,43 @@ function createProvider(options: DevIdentityProviderOptions, keys: JWK[]): Provi
       token_endpoint_auth_method: "client_secret_basic",
       id_token_signed_response_alg: "ES256", // the only key type the provider holds
       scope: client.scopes.join(" "),
-    })),
+    })), ...(options.publicClients ?? []).map((client): ClientMetadata => ({
+      client_id: client.clientId,
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      redirect_uris: client.redirectUris,
+      post_logout_redirect_uris: client.postLogoutRedirectUris,
+      // A browser app keeps no secret: PKCE (S256) binds the code to it, and
+      // oidc-provider requires PKCE of every client without authentication.
+      token_endpoint_auth_method: "none",
+      id_token_signed_response_alg: "ES256",
+      scope: ["openid", ...client.scopes].join(" "),
+    }))],
     jwks: { keys },
+    cookies: { keys: cookieKeys },
+    async findAccount(_ctx, sub) {
+      const user = users.get(sub);
+      return user && { accountId: sub, claims: () => ({ sub, name: user.name, preferred_username: user.username }) };
+    },
+    // The console shows who is signed in from its ID token, asking for openid alone.
+    claims: { openid: ["sub", "name", "preferred_username"] },
+    interactions: { url: (_ctx, interaction) => `${issuerPath}${INTERACTION_PATH}/${interaction.uid}` },
     ttl: { ClientCredentials: options.accessTokenTtlSeconds ?? 3600 },
     // Every scope any resource knows; oidc-provider drops unknown scopes silently.
     scopes: [...new Set(options.resources.flatMap((r) => r.scopes))],
     features: {
       devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource(ctx, form) {
+          ctx.set("content-security-policy", pagePolicy);
+          ctx.body = signOutPage(form);
+        },
+        postLogoutSuccessSource(ctx) {
+          ctx.set("content-security-policy", pagePolicy);
+          ctx.body = signedOutPage();
+        },
+      },
       clientCredentials: { enabled: true },
       introspection: { enabled: false },
       revocation: { enabled: false },

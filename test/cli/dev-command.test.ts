@@ -49,6 +49,9 @@ t.test("cpb dev serves its data, prints a curl line that works as printed, and d
   }
   t.equal(ready.datasetVersion, 1, "the server follows the dataset version of its database");
   t.match(stderr, `${base}/docs`, "the banner names the reference");
+  t.match(stderr, new RegExp(`Console: .*${base}/console/ \\(sign in as demo, password demo-password\\)`), "the banner names the console and its demo user");
+  const consoleConfig = (await (await fetch(`${base}/console/config.json`)).json()) as Record<string, unknown>;
+  t.match(consoleConfig, { issuer: `${base}/oidc`, clientId: "cpb-console", resource: "api://commercialpolicybenchmark", scope: "openid" }, "the console signs in at the dev provider");
   t.match(logged, /"level":40.*"msg":"DISCLOSURE_RULE=none: partner data is answered without disclosure control"/, "a warning: no disclosure rule");
   const contract = (await (await fetch(`${base}/openapi.json`)).json()) as { components: { securitySchemes: { openId: { openIdConnectUrl: string } } } };
   t.match(contract.components.securitySchemes.openId.openIdConnectUrl, new RegExp(`^${base}/.+/\\.well-known/openid-configuration$`), "/openapi.json points at the dev provider");

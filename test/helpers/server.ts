@@ -3,6 +3,7 @@ import { pino } from "pino";
 import type { Authenticator } from "../../src/auth/authenticator.js";
 import type { PeerIndex } from "../../src/peer-index/peer-index.js";
 import type { DisclosureRule } from "../../src/benchmark/disclosure-rule.js";
+import type { ConsoleSite } from "../../src/server/pages/console-site.js";
 import { createApp } from "../../src/server/create-app.js";
 import { startHttpServer, type RunningServer } from "../../src/server/http-server.js";
 
@@ -35,6 +36,7 @@ export async function startTestServer(
     answerCacheBytes?: number;
     corsOrigins?: string[];
     disclosure?: DisclosureRule;
+    console?: ConsoleSite;
   } = {},
 ): Promise<RunningServer> {
   const log = pino(
@@ -51,6 +53,7 @@ export async function startTestServer(
     answerCacheBytes: options.answerCacheBytes,
     corsOrigins: options.corsOrigins,
     disclosure: options.disclosure,
+    console: options.console,
   });
   const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
   t.teardown(() => server.close(1_000));

@@ -109,6 +109,7 @@ t.test("operationIds: from the RPC names, unique, with the method and the path w
     "GET /lossdetails/getlimitadequacydata GetLimitAdequacy_get_getlimitadequacydata",
     "GET /lossdetails/limitadequacy GetLimitAdequacy_get_limitadequacy",
     "GET /lossdetails/{lossEventId} GetLossDetails",
+    "GET /reference/getreferencedata GetReferenceData",
     "POST /assessment/getTotalLossCount GetTotalLossCount",
     "POST /assessment/getTotalProgramCount GetTotalProgramCount",
     "POST /assessment/getassessmentdata PostAssessmentData",
@@ -120,7 +121,7 @@ t.test("operationIds: from the RPC names, unique, with the method and the path w
     restRoutes.map((r) => r.method.parent.name),
     "tagged with the service",
   );
-  t.same((document.tags as Json[]).map((tag) => tag.name), ["AssessmentService", "CompanyService", "LossDetailsService"]);
+  t.same((document.tags as Json[]).map((tag) => tag.name), ["AssessmentService", "CompanyService", "LossDetailsService", "ReferenceService"]);
 });
 
 t.test("path parameters: each {name} of a path is a required path parameter, and back", async (t) => {

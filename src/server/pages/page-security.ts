@@ -10,3 +10,26 @@ export const BASE_POLICY = "default-src 'none'; base-uri 'none'; form-action 'no
 
 /** Headers every page carries besides its policy. */
 export const PAGE_HEADERS = { "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
+
+/**
+ * The console's policy: its own scripts and styles only (Vite emits no inline script),
+ * images also as data: and blob: URLs (ECharts' "save as image"), and calls to this
+ * origin and to the identity provider's (discovery, token and end-session endpoints;
+ * form-action because sign-in and sign-out navigate there). Under `cpb dev` the
+ * issuer's origin is this one: naming it again is harmless.
+ */
+export function consolePolicy(issuer: string): string {
+  const issuerOrigin = new URL(issuer).origin;
+  const sources = `'self' ${issuerOrigin}`;
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src ${sources}`,
+    `form-action ${sources}`,
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}

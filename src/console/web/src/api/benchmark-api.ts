@@ -1,0 +1,89 @@
+import { DEFAULT_NEWEST, DEFAULT_OLDEST, type PeerGroup } from "../state/peer-group";
+import type { ApiClient, QueryValue } from "./client";
+import type { Answer, Assessment, Company, CompanyPage, LimitAdequacy, ReferenceData, Rpm } from "./types";
+
+/** Lists go as comma lists (SEMANTICS.md 11); an empty LOB list is "0" (every LOB), an empty organization list "All". */
+function peerQuery(group: PeerGroup): Record<string, QueryValue> {
+  return {
+    naics: group.naics.join(","),
+    coverageId: group.coverageId,
+    lineOfBusinessId: group.lineOfBusinessId.length ? group.lineOfBusinessId.join(",") : "0",
+    exposureType: group.exposureType,
+    exposureRangeLow: group.exposureRangeLow,
+    exposureRangeHigh: group.exposureRangeHigh,
+    organizationType: group.organizationType.length ? group.organizationType.join(",") : "All",
+  };
+}
+
+/** The GET forms take the window as query parameters too (SEMANTICS.md 2); the default is left out. */
+function windowQuery(group: PeerGroup): Record<string, QueryValue> {
+  return {
+    oldestTrailing: group.oldestTrailing === DEFAULT_OLDEST ? undefined : group.oldestTrailing,
+    newestTrailing: group.newestTrailing === DEFAULT_NEWEST ? undefined : group.newestTrailing,
+  };
+}
+
+/** The GET form: the only one with both counts beside the three distributions (spec 2.5). */
+export function getAssessment(api: ApiClient, group: PeerGroup, signal?: AbortSignal): Promise<Answer<Assessment>> {
+  return api.get(
+    "/assessment/getassessmentdata",
+    { ...peerQuery(group), ...windowQuery(group), limit: group.limit, premium: group.premium, retention: group.retention },
+    signal,
+  );
+}
+
+export function getRpm(api: ApiClient, group: PeerGroup, signal?: AbortSignal): Promise<Answer<Rpm>> {
+  return api.get("/assessment/getrpmdistributiondata", { ...peerQuery(group), ...windowQuery(group), limit: group.limit, premium: group.premium }, signal);
+}
+
+/** Limit adequacy takes no window: its median limit always rests on the default 24 months (SEMANTICS.md 2, 9). */
+export function getLimitAdequacy(api: ApiClient, group: PeerGroup, signal?: AbortSignal): Promise<Answer<LimitAdequacy>> {
+  const q = peerQuery(group);
+  return api.get(
+    "/lossdetails/limitadequacy",
+    {
+      Naics: q.naics,
+      CoverageId: q.coverageId,
+      LobId: q.lineOfBusinessId,
+      ExposureType: q.exposureType,
+      ExposureRangeLow: q.exposureRangeLow,
+      ExposureRangeHigh: q.exposureRangeHigh,
+      OrganizationType: q.organizationType,
+      ClientLimit: group.limit || undefined,
+    },
+    signal,
+  );
+}
+
+/** The program count in the default window: what limit adequacy's median limit rests on when the broker chose another window. */
+export function getDefaultWindowProgramCount(api: ApiClient, group: PeerGroup, signal?: AbortSignal): Promise<Answer<number>> {
+  const q = peerQuery(group);
+  return api.post(
+    "/assessment/getTotalProgramCount",
+    {
+      naics: group.naics,
+      coverageId: Number(group.coverageId),
+      lineOfBusinessId: group.lineOfBusinessId.length ? group.lineOfBusinessId.map(Number) : [0],
+      exposureType: q.exposureType,
+      exposureRangeLow: group.exposureRangeLow,
+      exposureRangeHigh: group.exposureRangeHigh,
+      organizationType: group.organizationType.length ? group.organizationType : ["All"],
+    },
+    signal,
+  );
+}
+
+/** OData string literal: a quote is doubled (SEMANTICS.md 10). */
+const odataString = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+export function searchCompanies(api: ApiClient, prefix: string, top: number, signal?: AbortSignal): Promise<Answer<CompanyPage>> {
+  return api.get("/company", { $filter: `startswith(CompanyName,${odataString(prefix)})`, $top: top }, signal);
+}
+
+export function getCompany(api: ApiClient, id: number | string, signal?: AbortSignal): Promise<Answer<Company>> {
+  return api.get(`/company/${encodeURIComponent(String(id))}`, {}, signal);
+}
+
+export function getReferenceData(api: ApiClient, signal?: AbortSignal): Promise<Answer<ReferenceData>> {
+  return api.get("/reference/getreferencedata", {}, signal);
+}

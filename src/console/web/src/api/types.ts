@@ -1,0 +1,99 @@
+// The answers of the v2.0 REST API, as the spec (section 2) and SEMANTICS.md shape them.
+
+export interface Band {
+  bandSeq: number;
+  bandDescription: string;
+  programCount: number;
+}
+
+export interface Distribution {
+  chartDescription: string;
+  bands: Band[];
+}
+
+/** GET assessment/getassessmentdata (spec 2.5): the GET form carries both counts. */
+export interface Assessment {
+  totalProgramCount: number;
+  totalLossCount: number;
+  limitDistribution: Distribution;
+  premiumDistribution: Distribution;
+  retentionDistribution: Distribution;
+}
+
+/** Spec 2.6; fourthQuartile is the upper quartile (SEMANTICS.md 7). */
+export interface Rpm {
+  firstQuartile: number;
+  median: number;
+  fourthQuartile: number;
+  maxRpm: number;
+  clientBar: number;
+  nthPercent: number;
+  chartDescription: string;
+}
+
+export interface LossCase {
+  lossEventID: number;
+  lossAmount: number;
+}
+
+/** Spec 2.10; listOfCases is ordered by lossAmount, then lossEventID (SEMANTICS.md 9). */
+export interface LimitAdequacy {
+  clientLimit: number;
+  medianLimit: number;
+  percentCovered: number;
+  maxLoss: number;
+  averageLoss: number;
+  listOfCases: LossCase[];
+}
+
+export interface CompanySummary {
+  id: number;
+  companyName: string;
+  organizationType: string;
+}
+
+export interface CompanyPage {
+  hasMoreResults: boolean;
+  totalCount: number;
+  data: CompanySummary[];
+}
+
+/** company/{id} always answers the full record (SEMANTICS.md 10). */
+export interface Company extends CompanySummary {
+  naics2: number | null;
+  naics3: number | null;
+  revenues: number | null;
+  numberOfEmployees: number | null;
+  marketCap: number | null;
+}
+
+export interface LineOfBusiness {
+  lineOfBusinessId: number;
+  name: string;
+}
+
+export interface Coverage {
+  coverageId: number;
+  name: string;
+  linesOfBusiness: LineOfBusiness[];
+}
+
+export interface NaicsSector {
+  code: string;
+  name: string | null;
+  subsectors: { code: string; name: string | null }[];
+}
+
+/** reference/getreferencedata: the pickers' choices. */
+export interface ReferenceData {
+  coverages: Coverage[];
+  organizationTypes: { code: string; name: string | null }[];
+  naicsSectors: NaicsSector[];
+  /** The data set's version (each import moves it on): what a report quotes as its data. */
+  datasetVersion: number;
+}
+
+/** An answer of the API. */
+export interface Answer<T> {
+  data: T;
+}

@@ -1,0 +1,40 @@
+import type { Company, ReferenceData } from "../api/types";
+import { EXPOSURE_TYPES, type ExposureType, type PeerGroup } from "../state/peer-group";
+
+/** Peers are companies from half to twice the client's size: a common benchmarking band. */
+const RANGE_FACTOR = 2;
+
+const exposureOf = (company: Company, type: ExposureType): number | null =>
+  type === "Revenues" ? company.revenues : type === "Employees" ? company.numberOfEmployees : company.marketCap;
+
+/** Rounds to 2 significant digits, down or up, so the range reads like a broker would type it. */
+function roundSignificant(value: number, direction: "down" | "up"): number {
+  if (value <= 0) return 0;
+  const scale = 10 ** Math.max(0, Math.floor(Math.log10(value)) - 1);
+  return (direction === "down" ? Math.floor(value / scale) : Math.ceil(value / scale)) * scale;
+}
+
+/**
+ * What choosing a company fills in (issue 16): its NAICS sector, an exposure range around its size, its organization type, and a coverage
+ * when none is chosen yet, so the group can be asked for at once.
+ */
+export function prefillFromCompany(company: Company, group: PeerGroup, reference: ReferenceData | null): Partial<PeerGroup> {
+  const patch: Partial<PeerGroup> = { companyId: String(company.id) };
+  // The 2-digit sector, not the subsector: a first group wide enough to show figures (and
+  // to pass the disclosure rule); the broker narrows it with the subsector picker.
+  const naics = company.naics2 ?? company.naics3;
+  if (naics !== null) patch.naics = [String(naics)];
+  // Keep the broker's exposure type when the company has that figure; else the first it has.
+  const types = [group.exposureType, ...EXPOSURE_TYPES.filter((t) => t !== group.exposureType)];
+  const type = types.find((t) => exposureOf(company, t) !== null);
+  if (type) {
+    const value = exposureOf(company, type)!;
+    patch.exposureType = type;
+    patch.exposureRangeLow = String(roundSignificant(value / RANGE_FACTOR, "down"));
+    patch.exposureRangeHigh = String(roundSignificant(value * RANGE_FACTOR, "up"));
+  }
+  patch.organizationType = company.organizationType ? [company.organizationType] : [];
+  const firstCoverage = reference?.coverages[0];
+  if (group.coverageId === "" && firstCoverage) patch.coverageId = String(firstCoverage.coverageId);
+  return patch;
+}

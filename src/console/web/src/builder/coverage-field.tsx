@@ -1,0 +1,76 @@
+import type { ReferenceData } from "../api/types";
+import type { PeerGroup } from "../state/peer-group";
+import type { UpdatePeerGroup } from "../state/use-peer-group";
+
+interface CoverageFieldProps {
+  group: PeerGroup;
+  update: UpdatePeerGroup;
+  reference: ReferenceData | null;
+}
+
+/**
+ * Coverage and its lines of business (each LOB belongs to one coverage: SEMANTICS.md).
+ * No LOB ticked means every LOB, the API's "0". Without reference data the ids are typed.
+ */
+export function CoverageField({ group, update, reference }: CoverageFieldProps) {
+  if (!reference) {
+    return (
+      <fieldset class="field-group">
+        <legend>Coverage</legend>
+        <div class="field-row">
+          <div class="field">
+            <label for="coverage-id">Coverage id</label>
+            <input id="coverage-id" type="text" inputMode="numeric" value={group.coverageId} onChange={(e) => update({ coverageId: e.currentTarget.value.trim(), lineOfBusinessId: [] })} />
+          </div>
+          <div class="field">
+            <label for="lob-ids">Line of business ids</label>
+            <input
+              id="lob-ids"
+              type="text"
+              value={group.lineOfBusinessId.join(", ")}
+              aria-describedby="lob-ids-hint"
+              onChange={(e) => update({ lineOfBusinessId: e.currentTarget.value.split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "0") })}
+            />
+            <p id="lob-ids-hint" class="hint">
+              Comma separated; empty for every line.
+            </p>
+          </div>
+        </div>
+      </fieldset>
+    );
+  }
+  const coverage = reference.coverages.find((c) => String(c.coverageId) === group.coverageId);
+  const toggle = (id: string, on: boolean) =>
+    update({ lineOfBusinessId: on ? [...group.lineOfBusinessId, id] : group.lineOfBusinessId.filter((x) => x !== id) });
+  return (
+    <fieldset class="field-group">
+      <legend>Coverage</legend>
+      <div class="field">
+        <label for="coverage-id">Coverage</label>
+        <select id="coverage-id" value={group.coverageId} onChange={(e) => update({ coverageId: e.currentTarget.value, lineOfBusinessId: [] })}>
+          <option value="">Choose a coverage</option>
+          {reference.coverages.map((c) => (
+            <option key={c.coverageId} value={String(c.coverageId)}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {coverage && coverage.linesOfBusiness.length > 0 ? (
+        <fieldset class="checks">
+          <legend>Lines of business</legend>
+          <p class="hint">None ticked: every line of business.</p>
+          {coverage.linesOfBusiness.map((lob) => {
+            const id = String(lob.lineOfBusinessId);
+            return (
+              <label key={id} class="check">
+                <input type="checkbox" checked={group.lineOfBusinessId.includes(id)} onChange={(e) => toggle(id, e.currentTarget.checked)} />
+                {lob.name}
+              </label>
+            );
+          })}
+        </fieldset>
+      ) : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,143 @@
+import { useState } from "preact/hooks";
+import type { ReferenceData } from "../api/types";
+import type { PeerGroup } from "../state/peer-group";
+import type { UpdatePeerGroup } from "../state/use-peer-group";
+
+interface NaicsFieldProps {
+  group: PeerGroup;
+  update: UpdatePeerGroup;
+  reference: ReferenceData | null;
+}
+
+/** The name of a 2- or 3-digit code from the reference data, when it has one. */
+export function naicsName(reference: ReferenceData | null, code: string): string | null {
+  for (const sector of reference?.naicsSectors ?? []) {
+    if (sector.code === code) return sector.name;
+    const sub = sector.subsectors.find((s) => s.code === code);
+    if (sub) return sub.name;
+  }
+  return null;
+}
+
+/**
+ * NAICS codes: a sector or subsector picked from the reference data, or codes typed in
+ * (2 or 3 digits: SEMANTICS.md 1). A company matches when any code matches, so each
+ * added code widens the group.
+ */
+export function NaicsField({ group, update, reference }: NaicsFieldProps) {
+  const [sector, setSector] = useState("");
+  const [subsector, setSubsector] = useState("");
+  const [typed, setTyped] = useState("");
+  const [typedError, setTypedError] = useState("");
+
+  const add = (codes: string[]) => {
+    const next = [...group.naics];
+    for (const code of codes) if (!next.includes(code)) next.push(code);
+    update({ naics: next });
+  };
+  const chosenSector = reference?.naicsSectors.find((s) => s.code === sector);
+
+  return (
+    <fieldset class="field-group">
+      <legend>Industry (NAICS)</legend>
+      {group.naics.length > 0 ? (
+        <ul class="chips" aria-label="Chosen NAICS codes">
+          {group.naics.map((code) => {
+            const name = naicsName(reference, code);
+            return (
+              <li key={code} class="chip">
+                <span>
+                  {code}
+                  {name ? ` ${name}` : ""}
+                </span>
+                <button type="button" class="chip-remove" aria-label={`Remove NAICS ${code}`} onClick={() => update({ naics: group.naics.filter((c) => c !== code) })}>
+                  ×
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      ) : (
+        <p class="hint">No code yet: choose a company, or add a sector.</p>
+      )}
+      {reference && reference.naicsSectors.length > 0 ? (
+        <div class="field-row">
+          <div class="field">
+            <label for="naics-sector">Sector</label>
+            <select
+              id="naics-sector"
+              value={sector}
+              onChange={(e) => {
+                setSector(e.currentTarget.value);
+                setSubsector("");
+              }}
+            >
+              <option value="">Choose a sector</option>
+              {reference.naicsSectors.map((s) => (
+                <option key={s.code} value={s.code}>
+                  {s.code} {s.name ?? ""}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="naics-subsector">Subsector</label>
+            <select id="naics-subsector" value={subsector} disabled={!chosenSector} onChange={(e) => setSubsector(e.currentTarget.value)}>
+              <option value="">The whole sector</option>
+              {chosenSector?.subsectors.map((s) => (
+                <option key={s.code} value={s.code}>
+                  {s.code} {s.name ?? ""}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="button" class="button field-button" disabled={sector === ""} onClick={() => add([subsector || sector])}>
+            Add
+          </button>
+        </div>
+      ) : null}
+      <div class="field-row">
+        <div class="field">
+          <label for="naics-codes">Other codes</label>
+          <input
+            id="naics-codes"
+            type="text"
+            inputMode="numeric"
+            placeholder="e.g. 52, 541"
+            value={typed}
+            aria-invalid={typedError !== ""}
+            aria-describedby="naics-codes-note"
+            onInput={(e) => setTyped(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") {
+                e.preventDefault();
+                e.currentTarget.form?.querySelector<HTMLButtonElement>("#naics-add")?.click();
+              }
+            }}
+          />
+          <p id="naics-codes-note" class={typedError ? "hint error" : "hint"}>
+            {typedError || "2- or 3-digit codes, comma separated."}
+          </p>
+        </div>
+        <button
+          id="naics-add"
+          type="button"
+          class="button field-button"
+          onClick={() => {
+            const codes = typed.split(/[\s,;]+/).filter((c) => c !== "");
+            const bad = codes.filter((c) => !/^\d{2,3}$/.test(c));
+            if (bad.length > 0) {
+              setTypedError(`Not a 2- or 3-digit code: ${bad.join(", ")}`);
+              return;
+            }
+            setTypedError("");
+            setTyped("");
+            add(codes);
+          }}
+        >
+          Add codes
+        </button>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,25 @@
+import { useEffect, useMemo } from "preact/hooks";
+import { toCsv, type CsvRows } from "./csv";
+
+interface CsvLinkProps {
+  /** e.g. limit-distribution.csv */
+  filename: string;
+  rows: CsvRows;
+  testId: string;
+  label?: string;
+}
+
+/**
+ * "Download CSV" as a plain link to a Blob: the browser saves it under `filename`, it
+ * works from the keyboard like any link, and nothing is sent to a server.
+ */
+export function CsvLink({ filename, rows, testId, label = "Download CSV" }: CsvLinkProps) {
+  // The figures' CSVs are ASCII (band labels, ids, amounts): no byte order mark needed.
+  const url = useMemo(() => URL.createObjectURL(new Blob([toCsv(rows)], { type: "text/csv;charset=utf-8" })), [rows]);
+  useEffect(() => () => URL.revokeObjectURL(url), [url]);
+  return (
+    <a class="csv-link no-print" href={url} download={filename} data-testid={testId}>
+      {label} <span class="visually-hidden">({filename})</span>
+    </a>
+  );
+}

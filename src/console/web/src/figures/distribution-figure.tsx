@@ -1,0 +1,125 @@
+import { useMemo } from "preact/hooks";
+import type { ApiProblem } from "../api/problem";
+import type { Distribution } from "../api/types";
+import type { ChartOption } from "../charts/echarts";
+import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml } from "../charts/theme";
+import { useChart } from "../charts/use-chart";
+import { bandSeqOf, type DistributionKind } from "./bands";
+import { FigurePanel, type FigureCounts } from "./figure-panel";
+import { count, money } from "./format";
+
+interface DistributionFigureProps {
+  kind: DistributionKind;
+  distribution: Distribution | null;
+  /** The client's amount as entered ("" when none): its band is marked. */
+  clientAmount: string;
+  counts: FigureCounts;
+  loading: boolean;
+  problem: ApiProblem | null;
+}
+
+const TITLES: Record<DistributionKind, string> = {
+  limit: "Limit distribution",
+  premium: "Premium distribution",
+  retention: "Retention distribution",
+};
+
+/** Programs per band of limit, premium or retention (spec 2.4), the client's band in its own colour. */
+export function DistributionFigure({ kind, distribution, clientAmount, counts, loading, problem }: DistributionFigureProps) {
+  const clientSeq = clientAmount === "" ? null : bandSeqOf(kind, Number(clientAmount));
+  const bands = useMemo(() => distribution?.bands ?? [], [distribution]);
+  const withAmount = bands.reduce((sum, band) => sum + band.programCount, 0);
+
+  const option = useMemo<ChartOption | null>(() => {
+    if (!distribution) return null;
+    return {
+      animationDuration: 300,
+      grid: { left: 8, right: 8, top: 28, bottom: 8 },
+      tooltip: {
+        ...tooltipBase,
+        trigger: "item",
+        formatter: (p: unknown) => {
+          const { dataIndex } = p as { dataIndex: number };
+          const band = bands[dataIndex];
+          if (!band) return "";
+          return tooltipHtml(band.bandDescription, [
+            ["Programs", count(band.programCount)],
+            ...(band.bandSeq === clientSeq ? [["Client", money(Number(clientAmount))] as [string, string]] : []),
+          ]);
+        },
+      },
+      xAxis: {
+        type: "category",
+        data: bands.map((band) => band.bandDescription),
+        axisLabel: { interval: 0, rotate: 60, fontSize: AXIS_FONT - 1 },
+        name: `${kind[0]!.toUpperCase()}${kind.slice(1)} band ($)`,
+        nameLocation: "middle",
+        nameGap: 56,
+      },
+      yAxis: { type: "value", minInterval: 1, name: "Programs", axisLabel: { fontSize: AXIS_FONT } },
+      series: [
+        {
+          type: "bar",
+          name: "Programs",
+          data: bands.map((band) =>
+            band.bandSeq === clientSeq
+              ? { value: band.programCount, itemStyle: { color: CLIENT_COLOR }, label: { show: true, position: "top", formatter: "Client", color: CLIENT_COLOR, fontWeight: "bold" } }
+              : { value: band.programCount, itemStyle: { color: PEER_COLOR } },
+          ),
+        },
+      ],
+    };
+  }, [distribution, bands, clientSeq, clientAmount, kind]);
+
+  const ref = useChart(option);
+  const clientBand = bands.find((band) => band.bandSeq === clientSeq);
+  const description = distribution
+    ? `Bar chart of ${count(withAmount)} programs by ${kind} band, from ${bands[0]?.bandDescription ?? ""} to ${bands.at(-1)?.bandDescription ?? ""}.` +
+      (clientBand ? ` The client's band, ${clientBand.bandDescription}, is highlighted.` : "")
+    : `${TITLES[kind]}: not loaded.`;
+
+  const rows = useMemo(
+    () => [
+      ["Band", "Band label", "Programs", "Client band"],
+      ...bands.map((band) => [band.bandSeq, band.bandDescription, band.programCount, band.bandSeq === clientSeq ? "yes" : ""]),
+    ],
+    [bands, clientSeq],
+  );
+
+  return (
+    <FigurePanel
+      id={kind}
+      title={TITLES[kind]}
+      counts={{ ...counts, programsNote: distribution ? `${count(withAmount)} of them have a ${kind}.` : counts.programsNote }}
+      loading={loading}
+      hasData={distribution !== null}
+      problem={problem}
+      sentence={distribution?.chartDescription}
+      description={description}
+      csv={distribution ? { filename: `${kind}-distribution.csv`, rows } : null}
+      chart={<div class="chart-canvas" ref={ref} />}
+      table={
+        <table>
+          <caption>{TITLES[kind]}: programs per band</caption>
+          <thead>
+            <tr>
+              <th scope="col">Band</th>
+              <th scope="col">Programs</th>
+            </tr>
+          </thead>
+          <tbody>
+            {bands.map((band) => (
+              <tr key={band.bandSeq} class={band.bandSeq === clientSeq ? "client-row" : undefined}>
+                <th scope="row">
+                  {band.bandDescription}
+                  {band.bandSeq === clientSeq ? <span class="tag">client</span> : null}
+                </th>
+                <td>{count(band.programCount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      }
+    />
+  );
+}

@@ -1,0 +1,104 @@
+import type { ComponentChildren } from "preact";
+import type { CsvRows } from "../export/csv";
+import { CsvLink } from "../export/csv-link";
+import type { ApiProblem } from "../api/problem";
+import { RefusalGuidance } from "./refusal-guidance";
+
+export interface FigureCounts {
+  /** As the API returned them (null while unknown): the sample the figure rests on. */
+  programs: number | null;
+  losses: number | null;
+  /** Says what the program count covers when it is not the figure's own window. */
+  programsNote?: string;
+}
+
+interface FigurePanelProps {
+  /** The data-testid prefix and element id prefix: limit, premium, retention, rpm, adequacy. */
+  id: string;
+  title: string;
+  counts: FigureCounts;
+  /** A request is under way; the last answer stays drawn meanwhile. */
+  loading: boolean;
+  /** An answer is at hand (possibly the previous group's, while loading). */
+  hasData: boolean;
+  problem: ApiProblem | null;
+  /** The spec's chart sentence, or another one-line reading of the figure. */
+  sentence?: string | undefined;
+  /** What a screen reader hears for the chart itself. */
+  description: string;
+  csv: { filename: string; rows: CsvRows } | null;
+  /** The chart element (from useChart); rendered inside the labelled container. */
+  chart: ComponentChildren;
+  /** Figures beside the chart (limit adequacy's % covered, ...). */
+  facts?: ComponentChildren;
+  /** The table view: the chart's data as a real table. */
+  table: ComponentChildren;
+}
+
+/**
+ * The frame every figure shares: title, the program and loss counts it rests on, the
+ * sentence, the chart with its description, a table view and the CSV link. A refusal
+ * replaces the chart with guidance; the frame stays so the page keeps its shape.
+ */
+export function FigurePanel(props: FigurePanelProps) {
+  const { id, counts, problem } = props;
+  const ready = props.hasData && problem === null;
+  return (
+    <section class="figure" aria-labelledby={`${id}-title`} aria-busy={props.loading} data-testid={`${id}-figure`}>
+      <header class="figure-head">
+        <h2 id={`${id}-title`}>{props.title}</h2>
+        <dl class="counts" aria-label={`${props.title}: sample size`}>
+          <div>
+            <dt>Programs</dt>
+            <dd data-testid={`${id}-programs`}>{counts.programs ?? "–"}</dd>
+          </div>
+          <div>
+            <dt>Losses</dt>
+            <dd data-testid={`${id}-losses`}>{counts.losses ?? "–"}</dd>
+          </div>
+        </dl>
+      </header>
+      {counts.programsNote ? <p class="counts-note">{counts.programsNote}</p> : null}
+      {problem ? (
+        problem.isRefusal ? (
+          <RefusalGuidance problem={problem} testId={`${id}-refusal`} />
+        ) : (
+          <p class="figure-error" role="alert">
+            This figure could not be computed: {problem.detail}
+          </p>
+        )
+      ) : null}
+      {props.sentence && ready ? (
+        <p class="sentence" id={`${id}-sentence`}>
+          {props.sentence}
+        </p>
+      ) : null}
+      <div
+        class={`chart${ready ? "" : " chart-hidden"}`}
+        role="img"
+        aria-label={props.description}
+        aria-describedby={props.sentence && ready ? `${id}-sentence` : undefined}
+        data-testid={`${id}-chart`}
+      >
+        {props.chart}
+      </div>
+      {props.loading ? (
+        <p class="loading" role="status">
+          Loading…
+        </p>
+      ) : null}
+      {ready && props.facts ? props.facts : null}
+      {ready ? (
+        <div class="figure-tools">
+          <details class="table-view no-print">
+            <summary>Table view</summary>
+            <div class="table-scroll" data-testid={`${id}-table`}>
+              {props.table}
+            </div>
+          </details>
+          {props.csv ? <CsvLink filename={props.csv.filename} rows={props.csv.rows} testId={`${id}-csv`} /> : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+import { useMemo } from "preact/hooks";
+import type { ApiProblem } from "../api/problem";
+import type { Rpm } from "../api/types";
+import type { ChartOption } from "../charts/echarts";
+import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml } from "../charts/theme";
+import { useChart } from "../charts/use-chart";
+import { FigurePanel, type FigureCounts } from "./figure-panel";
+import { compactMoney, money } from "./format";
+
+interface RpmFigureProps {
+  rpm: Rpm | null;
+  /** False when the client's premium or limit is missing: then there is no client bar to draw. */
+  hasClient: boolean;
+  counts: FigureCounts;
+  loading: boolean;
+  problem: ApiProblem | null;
+}
+
+/**
+ * Rate per million as a box: Q1 to the upper quartile, the median, a whisker to the
+ * maximum (the API gives no minimum, so the lower whisker stops at Q1), and the
+ * client's RPM as a line with its percentile (spec 2.6, SEMANTICS.md 7).
+ */
+export function RpmFigure({ rpm, hasClient, counts, loading, problem }: RpmFigureProps) {
+  const option = useMemo<ChartOption | null>(() => {
+    if (!rpm) return null;
+    const box = [rpm.firstQuartile, rpm.firstQuartile, rpm.median, rpm.fourthQuartile, rpm.maxRpm];
+    return {
+      animationDuration: 300,
+      grid: { left: 8, right: 24, top: 36, bottom: 8 },
+      tooltip: {
+        ...tooltipBase,
+        trigger: "item",
+        formatter: () =>
+          tooltipHtml("Peers' RPM", [
+            ["Q1", money(rpm.firstQuartile)],
+            ["Median", money(rpm.median)],
+            ["Q3", money(rpm.fourthQuartile)],
+            ["Max", money(rpm.maxRpm)],
+          ]),
+      },
+      xAxis: { type: "value", name: "RPM ($ of premium per $1M of limit)", nameLocation: "middle", nameGap: 28, axisLabel: { formatter: compactMoney, fontSize: AXIS_FONT } },
+      yAxis: { type: "category", data: ["Peers"], axisLabel: { fontSize: AXIS_FONT } },
+      series: [
+        {
+          type: "boxplot",
+          name: "Peers' RPM",
+          data: [box],
+          itemStyle: { color: "#dce6f2", borderColor: PEER_COLOR, borderWidth: 2 },
+          boxWidth: [24, 56],
+          markLine: hasClient
+            ? {
+                symbol: "none",
+                silent: true,
+                lineStyle: { color: CLIENT_COLOR, width: 2, type: "solid" },
+                label: { formatter: `Client ${money(rpm.clientBar)}`, color: CLIENT_COLOR, fontWeight: "bold" },
+                data: [{ xAxis: rpm.clientBar }],
+              }
+            : undefined,
+        },
+      ],
+    };
+  }, [rpm, hasClient]);
+
+  const ref = useChart(option);
+  const description = rpm
+    ? `Box plot of the peers' rate per million: first quartile ${money(rpm.firstQuartile)}, median ${money(rpm.median)}, third quartile ${money(rpm.fourthQuartile)}, maximum ${money(rpm.maxRpm)}.` +
+      (hasClient ? ` The client's RPM, ${money(rpm.clientBar)}, is marked by a line.` : "")
+    : "Rate per million: not loaded.";
+
+  const rows = useMemo(
+    () =>
+      rpm
+        ? [
+            ["Statistic", "RPM"],
+            ["First quartile", rpm.firstQuartile],
+            ["Median", rpm.median],
+            ["Third quartile", rpm.fourthQuartile],
+            ["Maximum", rpm.maxRpm],
+            ["Client", rpm.clientBar],
+            ["Client percentile", rpm.nthPercent],
+          ]
+        : [],
+    [rpm],
+  );
+
+  return (
+    <FigurePanel
+      id="rpm"
+      title="Rate per million (RPM)"
+      counts={counts}
+      loading={loading}
+      hasData={rpm !== null}
+      problem={problem}
+      sentence={rpm?.chartDescription}
+      description={description}
+      csv={rpm ? { filename: "rpm.csv", rows } : null}
+      chart={<div class="chart-canvas chart-canvas-short" ref={ref} />}
+      facts={
+        rpm && hasClient ? (
+          <dl class="facts">
+            <div>
+              <dt>Client RPM</dt>
+              <dd>{money(rpm.clientBar)}</dd>
+            </div>
+            <div>
+              <dt>Percentile</dt>
+              <dd data-testid="rpm-percentile">{rpm.nthPercent}</dd>
+            </div>
+          </dl>
+        ) : null
+      }
+      table={
+        <table>
+          <caption>Rate per million: peers and client</caption>
+          <thead>
+            <tr>
+              <th scope="col">Statistic</th>
+              <th scope="col">RPM</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.slice(1).map(([label, value]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td>{label === "Client percentile" ? String(value) : money(Number(value))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      }
+    />
+  );
+}

@@ -1,0 +1,172 @@
+// The console's files (issue 16): /console redirects, index.html revalidated, hashed
+// assets immutable and compressed, the console's policy on every answer, config.json
+// from the server's own settings, and a clear page when the bundle is not built.
+import t from "tap";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { gunzipSync } from "node:zlib";
+import { readConfig } from "../../src/config.js";
+import { consoleSettings, createConsoleSite } from "../../src/server/pages/console-site.js";
+import { createTestDatabase } from "../helpers/database.js";
+import { startServeProcess } from "../helpers/serve-process.js";
+import { startTestServer } from "../helpers/server.js";
+
+const ISSUER = "https://sso.example.com/realms/brokers";
+const POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; " +
+  "connect-src 'self' https://sso.example.com; form-action 'self' https://sso.example.com; base-uri 'none'; frame-ancestors 'none'";
+const SETTINGS = consoleSettings({ issuer: ISSUER, audience: "cpb-api", requiredScopes: ["benchmark:read"], clientId: "cpb-console", thinGroupPrograms: 5 });
+const INDEX = `<!doctype html><html><head><script type="module" crossorigin src="/console/assets/index-B7xk2Qd9.js"></script><link rel="stylesheet" href="/console/assets/index-Cq3v8ZpA.css"></head><body><div id="app"></div></body></html>`;
+const SCRIPT = `export const figures = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ band: i, label: `band ${i}` })))};\n`;
+
+/** A bundle as Vite writes it: index.html, hashed assets, the recorded source hash. */
+async function fakeBundle(t: { teardown(fn: () => unknown): void }): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "cpb-console-"));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  await mkdir(path.join(dir, "assets"));
+  await writeFile(path.join(dir, "index.html"), INDEX);
+  await writeFile(path.join(dir, "assets", "index-B7xk2Qd9.js"), SCRIPT);
+  await writeFile(path.join(dir, "assets", "index-Cq3v8ZpA.css"), "body{margin:0}");
+  await writeFile(path.join(dir, ".source-hash"), "abc\n");
+  return dir;
+}
+
+/** The bytes as sent: fetch would decompress them. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on("error", reject);
+  });
+}
+
+t.test("the built console: redirect, revalidated index, immutable hashed assets, one strict policy", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const server = await startTestServer(t, knex, { console: createConsoleSite({ distDir: await fakeBundle(t), settings: SETTINGS }) });
+
+  const bare = await fetch(`${server.url}/console`, { redirect: "manual" });
+  t.equal(bare.status, 308, "/console redirects");
+  t.equal(bare.headers.get("location"), "/console/");
+  t.equal(bare.headers.get("content-security-policy"), POLICY);
+  const withQuery = await fetch(`${server.url}/console?code=x&state=y`, { redirect: "manual" });
+  t.equal(withQuery.headers.get("location"), "/console/?code=x&state=y", "keeping the query");
+
+  const index = await fetch(`${server.url}/console/`);
+  t.equal(index.status, 200);
+  t.match(index.headers.get("content-type"), /^text\/html/);
+  t.equal(index.headers.get("cache-control"), "no-cache", "index.html is revalidated: it names the current assets");
+  t.equal(index.headers.get("content-security-policy"), POLICY, "the exact policy");
+  t.equal(index.headers.get("x-content-type-options"), "nosniff");
+  t.equal(await index.text(), INDEX);
+  const etag = index.headers.get("etag");
+  t.ok(etag);
+  t.equal((await fetch(`${server.url}/console/`, { headers: { "if-none-match": etag! } })).status, 304);
+  const signedIn = await fetch(`${server.url}/console/?code=abc&state=def&iss=x`);
+  t.equal(signedIn.status, 200, "the redirect URI, with the authorization response in its query");
+
+  const script = await fetch(`${server.url}/console/assets/index-B7xk2Qd9.js`, { headers: { "accept-encoding": "identity" } });
+  t.equal(script.status, 200);
+  t.equal(script.headers.get("cache-control"), "public, max-age=31536000, immutable", "hashed names never change");
+  t.match(script.headers.get("content-type"), /^text\/javascript/);
+  t.equal(script.headers.get("content-security-policy"), POLICY);
+  t.equal(await script.text(), SCRIPT);
+  const zipped = await rawGet(`${server.url}/console/assets/index-B7xk2Qd9.js`, { "accept-encoding": "gzip" });
+  t.equal(zipped.headers["content-encoding"], "gzip", "compressed like the other pages");
+  t.equal(zipped.headers.vary, "Accept-Encoding");
+  t.equal(gunzipSync(zipped.body).toString(), SCRIPT);
+  const style = await fetch(`${server.url}/console/assets/index-Cq3v8ZpA.css`);
+  t.match(style.headers.get("content-type"), /^text\/css/);
+  t.equal(style.headers.get("cache-control"), "public, max-age=31536000, immutable");
+
+  const head = await fetch(`${server.url}/console/`, { method: "HEAD" });
+  t.equal(head.status, 200);
+  t.equal(await head.text(), "");
+
+  for (const missing of ["/console/.source-hash", "/console/assets/index-old.js", "/console/nothing"]) {
+    const answer = await fetch(`${server.url}${missing}`);
+    t.equal(answer.status, 404, `${missing}: not found`);
+    t.equal(answer.headers.get("content-security-policy"), POLICY, `${missing}: the policy too`);
+  }
+  t.equal((await fetch(`${server.url}/console/`, { method: "POST" })).status, 404, "only GET and HEAD");
+
+  const front = await (await fetch(`${server.url}/`)).text();
+  t.match(front, 'href="/console/"', "the front page links the console");
+});
+
+t.test("/console/config.json: everything the app configures itself from, no token", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const server = await startTestServer(t, knex, { console: createConsoleSite({ distDir: await fakeBundle(t), settings: SETTINGS }) });
+  const answer = await fetch(`${server.url}/console/config.json`);
+  t.equal(answer.status, 200);
+  t.match(answer.headers.get("content-type"), /^application\/json/);
+  t.equal(answer.headers.get("cache-control"), "no-cache");
+  t.equal(answer.headers.get("content-security-policy"), POLICY);
+  t.same(await answer.json(), {
+    issuer: ISSUER,
+    clientId: "cpb-console",
+    resource: "cpb-api",
+    scope: "openid benchmark:read",
+    thinGroupPrograms: 5,
+    apiBase: "/commercialpolicybenchmark/v2.0",
+  });
+  t.equal(consoleSettings({ issuer: ISSUER, audience: "a", requiredScopes: [], clientId: "c", thinGroupPrograms: 1 }).scope, "openid", "openid alone when the API requires no scope");
+
+  // Entra ID's v2 endpoint refuses `resource` (AADSTS901002) and names the API in the scope.
+  const entra = readConfig({ CONSOLE_SCOPE: "openid  api://cpb-api/benchmark.read", CONSOLE_RESOURCE: "none" }, { host: "0.0.0.0" }).console;
+  t.same(entra, { clientId: "cpb-console", thinGroupPrograms: 5, scope: "openid api://cpb-api/benchmark.read", resource: null });
+  t.match(consoleSettings({ issuer: ISSUER, audience: "cpb-api", requiredScopes: ["benchmark.read"], ...entra }), { scope: "openid api://cpb-api/benchmark.read", resource: null });
+});
+
+t.test("not built: /console/ says how to build it (never a 500), the front page links nothing", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const distDir = path.join(tmpdir(), "cpb-console-never-built");
+  const server = await startTestServer(t, knex, { console: createConsoleSite({ distDir, settings: SETTINGS }) });
+  t.equal((await fetch(`${server.url}/console`, { redirect: "manual" })).status, 308);
+  const page = await fetch(`${server.url}/console/`);
+  t.equal(page.status, 404);
+  t.match(page.headers.get("content-type"), /^text\/html/);
+  t.equal(page.headers.get("content-security-policy"), POLICY);
+  t.match(await page.text(), /The console is not built[\s\S]*npm run build:console/);
+  t.equal((await fetch(`${server.url}/console/config.json`)).status, 200, "its settings are still served");
+  t.notMatch(await (await fetch(`${server.url}/`)).text(), "/console/");
+});
+
+t.test("without a console (tests, embedders): /console is the API's 404", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const server = await startTestServer(t, knex);
+  const answer = await fetch(`${server.url}/console/`);
+  t.equal(answer.status, 404);
+  t.equal(answer.headers.get("content-security-policy"), null);
+});
+
+const cpb = fileURLToPath(new URL("../../bin/cpb.js", import.meta.url));
+
+t.test("cpb serve: config.json from the environment; a bad CONSOLE_THIN_GROUP_PROGRAMS exits 2 naming it", async (t) => {
+  const { url } = await createTestDatabase(t);
+  const serve = await startServeProcess(t, url, { CONSOLE_CLIENT_ID: "broker-console", CONSOLE_THIN_GROUP_PROGRAMS: "12", AUTH_REQUIRED_SCOPES: "benchmark:read benchmark:export" });
+  const config = (await (await fetch(`${serve.base}/console/config.json`)).json()) as Record<string, unknown>;
+  t.match(config, { clientId: "broker-console", resource: "api://commercialpolicybenchmark", scope: "openid benchmark:read benchmark:export", thinGroupPrograms: 12, apiBase: "/commercialpolicybenchmark/v2.0" });
+  t.match(String(config.issuer), /^http:\/\/127\.0\.0\.1:\d+$/, "AUTH_ISSUER");
+  const consolePage = await fetch(`${serve.base}/console/`);
+  t.not(consolePage.status, 500, "built or not, never a 500");
+  t.match(consolePage.headers.get("content-security-policy"), new RegExp(`connect-src 'self' ${config.issuer as string};`));
+
+  const run = promisify(execFile);
+  for (const bad of ["0", "-3", "many", "2.5"]) {
+    const failed = await run(process.execPath, [cpb, "serve"], {
+      env: { ...process.env, DATABASE_URL: url, AUTH_ISSUER: "https://sso.example.com", AUTH_AUDIENCE: "cpb-api", CONSOLE_THIN_GROUP_PROGRAMS: bad },
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    t.equal(failed.code, 2, `"${bad}": exit 2`);
+    t.match(failed.stderr, `CONSOLE_THIN_GROUP_PROGRAMS must be a whole number from 1 to 10000, not "${bad}"`);
+  }
+});

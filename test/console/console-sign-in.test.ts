@@ -3,71 +3,20 @@
 // RFC 8707 resource, a JWT access token the API accepts as it accepts the
 // client-credentials ones, and RP-initiated logout. The provider is mounted on the API's
 // port, as `cpb dev` runs it.
-import t, { type Test } from "tap";
+import t from "tap";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as oauth from "oauth4webapi";
 import { decodeJwt, decodeProtectedHeader } from "jose";
-import { pino } from "pino";
-import type { Page } from "playwright-core";
 import { fetchAccessToken } from "../../src/auth/client-credentials.js";
-import { createJwtAuthenticator } from "../../src/auth/jwt-authenticator.js";
 import { consolePaths, ensureConsoleBuilt } from "../../src/console/console-build.js";
-import { DEV_AUDIENCE, DEV_CLIENT, DEV_ISSUER_PATH, DEV_SCOPE, DEV_USER, devConsoleClient } from "../../src/dev/dev-identity.js";
-import { freePort } from "../../src/dev/free-port.js";
-import { createDevIdentityProvider } from "../../src/dev/identity-provider.js";
-import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
-import { importDataset } from "../../src/ingest/import-dataset.js";
-import { createApp } from "../../src/server/create-app.js";
-import { startHttpServer } from "../../src/server/http-server.js";
-import { consoleSettings, createConsoleSite } from "../../src/server/pages/console-site.js";
-import type { NodeRequest, NodeResponse } from "../../src/transcoding/node-types.js";
+import { DEV_AUDIENCE, DEV_CLIENT, DEV_SCOPE, DEV_USER } from "../../src/dev/dev-identity.js";
 import { startBrowser } from "../helpers/browser.js";
-import { createTestDatabase } from "../helpers/database.js";
-import { waitFor } from "../helpers/peer-index.js";
+import { CLIENT_ID, signInAsDemo, startConsoleStack, watchProblems } from "./helpers/console-stack.js";
 
 interface Teardown {
   teardown(fn: () => unknown): void;
-}
-
-const CLIENT_ID = "cpb-console";
-
-/** The API, the dev provider under /oidc and the console on one port, as `cpb dev` serves them. */
-async function startConsoleStack(t: Teardown, distDir: string, requiredScopes: string[]) {
-  const { knex } = await createTestDatabase(t);
-  const dataDir = await mkdtemp(path.join(tmpdir(), "cpb-console-data-"));
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-  await generateDataset(dataDir, { companies: 20, programs: 60, losses: 10, seed: "console" });
-  await importDataset(knex, dataDir);
-
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const issuer = `${base}${DEV_ISSUER_PATH}`;
-  const provider = await createDevIdentityProvider({
-    issuer,
-    resources: [{ audience: DEV_AUDIENCE, scopes: [DEV_SCOPE] }],
-    clients: [DEV_CLIENT],
-    publicClients: [devConsoleClient(base, CLIENT_ID, [DEV_SCOPE])],
-    users: [DEV_USER],
-  });
-  const log = pino({ level: "silent" });
-  const authenticator = createJwtAuthenticator({ issuer, audience: DEV_AUDIENCE, requiredScopes, log });
-  const settings = consoleSettings({ issuer, audience: DEV_AUDIENCE, requiredScopes, clientId: CLIENT_ID, thinGroupPrograms: 5 });
-  const app = createApp({
-    knex,
-    authenticator,
-    log,
-    console: createConsoleSite({ distDir, settings }),
-    mounts: [{ prefix: DEV_ISSUER_PATH, handle: (req: NodeRequest, res: NodeResponse) => provider.handle(req as IncomingMessage, res as unknown as ServerResponse, DEV_ISSUER_PATH) }],
-  });
-  const server = await startHttpServer(app, { port, host: "127.0.0.1" });
-  t.teardown(() => server.close(1_000));
-  authenticator.start();
-  t.teardown(() => authenticator.stop());
-  await waitFor(() => authenticator.ready(), "the signing keys");
-  return { base, issuer, settings };
 }
 
 /** A console page without the app: the redirect URI must answer while the flow is driven from the test. */
@@ -79,26 +28,8 @@ async function placeholderBundle(t: Teardown): Promise<string> {
   return dir;
 }
 
-/** Everything the page's policy refused, and its errors. */
-function watchProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  return problems;
-}
-
-async function signInAsDemo(page: Page, t: Pick<Test, "match">): Promise<void> {
-  await page.waitForURL(/\/oidc\/interaction\//);
-  t.match(page.url(), /^http:\/\/127\.0\.0\.1:\d+\/oidc\/interaction\/[\w-]+(\/login)?$/, "the provider's login page");
-  await page.getByLabel("Username").fill(DEV_USER.username);
-  await page.getByLabel("Password").fill(DEV_USER.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
 t.test("the dev provider: the demo user signs in, the code and PKCE verifier get a token the API accepts, sign-out works", async (t) => {
-  const { base, issuer, settings } = await startConsoleStack(t, await placeholderBundle(t), [DEV_SCOPE]);
+  const { base, issuer, settings } = await startConsoleStack(t, await placeholderBundle(t));
   const redirectUri = `${base}/console/`;
   const as = await oauth.processDiscoveryResponse(new URL(issuer), await oauth.discoveryRequest(new URL(issuer), { [oauth.allowInsecureRequests]: true }));
   t.match(as, { code_challenge_methods_supported: ["S256"], end_session_endpoint: `${issuer}/session/end` });
@@ -183,7 +114,7 @@ t.test("the dev provider: the demo user signs in, the code and PKCE verifier get
 });
 
 t.test("the dev provider refuses what the console must not get", async (t) => {
-  const { base, issuer, settings } = await startConsoleStack(t, await placeholderBundle(t), []);
+  const { base, issuer, settings } = await startConsoleStack(t, await placeholderBundle(t), { requiredScopes: [] });
   const authorize = (params: Record<string, string>) => {
     const url = new URL(`${issuer}/auth`);
     const defaults = { client_id: CLIENT_ID, redirect_uri: `${base}/console/`, response_type: "code", scope: settings.scope, state: "s", resource: DEV_AUDIENCE };
@@ -204,11 +135,10 @@ t.test("the dev provider refuses what the console must not get", async (t) => {
 });
 
 t.test("the console app in a real browser: the demo user signs in and the page holds a token the API accepts", async (t) => {
-  const outRoot = await mkdtemp(path.join(tmpdir(), "cpb-console-app-"));
-  t.teardown(() => rm(outRoot, { recursive: true, force: true }));
-  const paths = { ...consolePaths(), outDir: path.join(outRoot, "console") };
+  // The bundle npm test built before tap (a no-op when it is up to date).
+  const paths = consolePaths();
   await ensureConsoleBuilt(paths);
-  const { base, settings } = await startConsoleStack(t, paths.outDir, [DEV_SCOPE]);
+  const { base, settings } = await startConsoleStack(t, paths.outDir);
 
   const browser = await startBrowser(t);
   const page = await browser.newPage();

@@ -92,11 +92,19 @@ export async function signInAsDemo(page: Page, t: Pick<Test, "match">): Promise<
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
-/** Opens `url` of the console and signs in as the demo user, whether the app goes to the provider at once or offers a button. */
+/**
+ * Opens `url` of the console and signs in as the demo user. Without a session the app goes
+ * to the provider by itself (README, Console); after a sign-out it offers its button. The
+ * button is found by its test id: the provider's login page has a "Sign in" button too,
+ * which a click by name, still waiting when the page leaves, would press too early.
+ */
 export async function openSignedIn(page: Page, url: string, t: Pick<Test, "match">): Promise<void> {
   await page.goto(url);
-  const signInButton = page.getByRole("button", { name: /sign in/i }).or(page.getByRole("link", { name: /sign in/i }));
-  await Promise.race([page.waitForURL(/\/oidc\/interaction\//, { timeout: 30_000 }), signInButton.first().click({ timeout: 30_000 })]).catch(() => undefined);
+  const atProvider = page.waitForURL(/\/oidc\/interaction\//, { timeout: 30_000 });
+  const button = page.getByTestId("sign-in");
+  await Promise.race([atProvider, button.waitFor({ timeout: 30_000 })]);
+  if (!/\/oidc\/interaction\//.test(page.url())) await button.click();
+  await atProvider;
   await signInAsDemo(page, t);
   await page.locator('[data-testid="auth-state"][data-state="signed-in"]').waitFor({ timeout: 30_000 });
 }
@@ -132,8 +140,15 @@ export async function buildGroupFromCompany(page: Page, company: { id: string; n
     await page.getByLabel(label, { exact: true }).press("Tab");
     await page.waitForURL((url) => url.searchParams.get(label.toLowerCase()) === amount);
   }
-  for (const figure of ["limit", "premium", "retention", "rpm", "adequacy"]) {
-    await page.getByTestId(`${figure}-programs`).filter({ hasText: /^\d+$/ }).waitFor({ timeout: 30_000 });
-  }
+  await waitForFigures(page);
   await page.getByTestId("rpm-percentile").waitFor({ timeout: 30_000 });
+}
+
+/**
+ * Until every figure has the answer for the group in the URL: the results are aria-busy
+ * from the change to the last answer, and the previous group's figures stay drawn meanwhile,
+ * so counts showing are not enough.
+ */
+export async function waitForFigures(page: Page): Promise<void> {
+  await page.locator('[data-testid="results"][aria-busy="false"]').waitFor({ timeout: 30_000 });
 }

@@ -1,6 +1,6 @@
-import { DEFAULT_NEWEST, DEFAULT_OLDEST, type PeerGroup } from "../state/peer-group";
-import type { ApiClient, QueryValue } from "./client";
-import type { Answer, Assessment, Company, CompanyPage, LimitAdequacy, ReferenceData, Rpm } from "./types";
+import { DEFAULT_NEWEST, DEFAULT_OLDEST, type PeerGroup } from "../state/peer-group.js";
+import type { ApiClient, QueryValue } from "./client.js";
+import type { Answer, Assessment, Company, CompanyPage, LimitAdequacy, ReferenceData, Rpm } from "./types.js";
 
 /** Lists go as comma lists (SEMANTICS.md 11); an empty LOB list is "0" (every LOB), an empty organization list "All". */
 function peerQuery(group: PeerGroup): Record<string, QueryValue> {

@@ -1,6 +1,6 @@
-import type { Auth } from "../auth/auth";
-import { ApiProblem } from "./problem";
-import type { Answer } from "./types";
+import type { Auth } from "../auth/auth.js";
+import { ApiProblem } from "./problem.js";
+import type { Answer } from "./types.js";
 
 export type QueryValue = string | number | undefined;
 

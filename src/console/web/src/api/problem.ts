@@ -1,6 +1,7 @@
 /**
  * An RFC 9457 problem document from the API (README, "Calling it"), as an exception the
- * views can tell apart: a disclosure refusal is guidance, not a failure.
+ * views can tell apart: a disclosure refusal is guidance, not a failure, and a 400's
+ * field problems are shown beside the builder.
  */
 export interface DisclosureRefusal {
   /** min_companies, max_top2_share or max_source_share (README, "Confidentiality"). */
@@ -8,20 +9,20 @@ export interface DisclosureRefusal {
   threshold: number;
 }
 
+/** One input the API refused: the field in the API's names, and why. */
 export interface FieldProblem {
-  field?: string;
-  message?: string;
+  field: string;
+  message: string;
 }
 
 export class ApiProblem extends Error {
   constructor(
+    /** The HTTP status; 0 when the service could not be reached. */
     readonly status: number,
-    /** The Connect code: invalid_argument, failed_precondition, unavailable, ... */
-    readonly code: string,
     /** The broker-readable sentence the API wrote. */
     readonly detail: string,
-    readonly disclosure: DisclosureRefusal | null,
-    readonly problems: FieldProblem[],
+    readonly disclosure: DisclosureRefusal | null = null,
+    readonly fieldProblems: readonly FieldProblem[] = [],
   ) {
     super(detail);
     this.name = "ApiProblem";
@@ -33,25 +34,43 @@ export class ApiProblem extends Error {
 
   /** Reads a problem document; anything else (a proxy's HTML page) becomes a plain status. */
   static async from(response: Response): Promise<ApiProblem> {
-    let body: Record<string, unknown> = {};
+    let body: unknown = null;
     try {
-      const parsed: unknown = await response.json();
-      if (parsed && typeof parsed === "object") body = parsed as Record<string, unknown>;
+      body = await response.json();
     } catch {
       // not JSON: keep the status alone
     }
-    const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : undefined);
-    const disclosure = body.disclosure as Partial<DisclosureRefusal> | undefined;
-    return new ApiProblem(
-      response.status,
-      text("code") ?? "unknown",
-      text("detail") ?? text("title") ?? `HTTP ${response.status}`,
-      disclosure && typeof disclosure.condition === "string"
-        ? { condition: disclosure.condition, threshold: Number(disclosure.threshold) }
-        : null,
-      Array.isArray(body.errors) ? (body.errors as FieldProblem[]) : [],
-    );
+    return problemFromBody(response.status, body);
   }
+}
+
+const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {});
+const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+
+/**
+ * The problem a status and parsed body stand for. Field problems come as the API writes
+ * them (`errors: [{field, message, position?}]`, src/transcoding/problem-document.ts) or
+ * as RFC 7807's example extension (`invalid-params: [{name, reason}]`) from a gateway.
+ */
+export function problemFromBody(status: number, body: unknown): ApiProblem {
+  const doc = record(body);
+  const disclosure = record(doc.disclosure);
+  const condition = text(disclosure.condition);
+  const fields: FieldProblem[] = [];
+  for (const item of Array.isArray(doc.errors) ? doc.errors : []) {
+    const { field, message } = record(item);
+    if (text(message)) fields.push({ field: text(field) ?? "", message: message as string });
+  }
+  for (const item of Array.isArray(doc["invalid-params"]) ? doc["invalid-params"] : []) {
+    const { name, reason } = record(item);
+    if (text(reason)) fields.push({ field: text(name) ?? "", message: reason as string });
+  }
+  return new ApiProblem(
+    status,
+    text(doc.detail) ?? text(doc.title) ?? `HTTP ${status}`,
+    condition ? { condition, threshold: Number(disclosure.threshold) } : null,
+    fields,
+  );
 }
 
 /** What to widen for each disclosure condition, in a broker's words. */

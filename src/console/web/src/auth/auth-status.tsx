@@ -1,8 +1,10 @@
-import type { Auth } from "./auth";
-import type { Session } from "./session";
+import type { Auth } from "./auth.js";
+import type { Session } from "./session.js";
 
 /** Who is signed in, and the way out; `data-state` lets a test wait for the sign-in. */
-export function AuthStatus({ auth, session }: { auth: Auth; session: Session | null }) {
+export function AuthStatus({ auth, session, signingIn }: { auth: Auth; session: Session | null; signingIn: boolean }) {
+  // On the way to the provider already: a button would only start a second trip.
+  if (!session && signingIn) return <div class="auth-state" data-testid="auth-state" data-state="signing-in" />;
   if (!session) {
     return (
       <div class="auth-state" data-testid="auth-state" data-state="signed-out">

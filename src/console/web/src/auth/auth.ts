@@ -1,7 +1,12 @@
 import * as oauth from "oauth4webapi";
-import type { ConsoleConfig } from "../config";
-import { clearPendingLogins, savePendingLogin, takePendingLogin } from "./pending-login";
-import { displayName, isFresh, type Session } from "./session";
+import type { ConsoleConfig } from "../config.js";
+import { clearPendingLogins, lastReturnTo, savePendingLogin, takePendingLogin } from "./pending-login.js";
+import { displayName, isFresh, type Session } from "./session.js";
+import { clearSignedOut, markSignedOut } from "./signed-out-marker.js";
+import { singleFlight } from "./single-flight.js";
+
+/** What the page's URL was: nothing to do with sign-in, a finished sign-in, or a failed one. */
+export type SignInOutcome = { kind: "none" } | { kind: "signed-in" } | { kind: "failed"; reason: string };
 
 /**
  * Sign-in for the console: OpenID Connect authorization code with PKCE (S256), a public
@@ -13,9 +18,12 @@ export interface Auth {
   session(): Session | null;
   /** Called whenever the session changes. Returns an unsubscribe function. */
   subscribe(listener: () => void): () => void;
-  /** Finishes a sign-in when the page is the provider's redirect back; true when it was. */
-  completeSignIn(): Promise<boolean>;
-  /** Goes to the provider; it comes back to `returnTo` (the current page by default). */
+  /**
+   * Finishes a sign-in when the page is the provider's redirect back. Success or failure,
+   * the address bar goes back to the page the sign-in started from (the peer group).
+   */
+  completeSignIn(): Promise<SignInOutcome>;
+  /** Goes to the provider, once however often it is called; it comes back to `returnTo` (the current page by default). */
   signIn(returnTo?: string): Promise<never>;
   /** A token good for a request: the current one, a refreshed one, or a new sign-in (which leaves the page). */
   accessToken(): Promise<string>;
@@ -65,7 +73,8 @@ export function createAuth(config: ConsoleConfig): Auth {
     user: result.id_token ? displayName(oauth.getValidatedIdTokenClaims(result)) : (previous?.user ?? displayName(undefined)),
   });
 
-  const signIn = async (returnTo = location.pathname + location.search + location.hash): Promise<never> => {
+  const startSignIn = async (returnTo: string): Promise<never> => {
+    clearSignedOut();
     const as = await server();
     if (!as.authorization_endpoint) throw new Error("the identity provider publishes no authorization_endpoint");
     const codeVerifier = oauth.generateRandomCodeVerifier();
@@ -86,6 +95,16 @@ export function createAuth(config: ConsoleConfig): Auth {
     return new Promise<never>(() => {});
   };
 
+  // Several calls refused at once (401s, or an expired token) make one trip to the provider, not one each.
+  let leaving: Promise<never> | null = null;
+  const signIn = (returnTo = location.pathname + location.search + location.hash): Promise<never> => {
+    leaving ??= startSignIn(returnTo).catch((err: unknown) => {
+      leaving = null;
+      throw err;
+    });
+    return leaving;
+  };
+
   const resourceParameter: Record<string, string> = config.resource === null ? {} : { resource: config.resource };
 
   const refresh = async (session: Session): Promise<Session | null> => {
@@ -103,6 +122,16 @@ export function createAuth(config: ConsoleConfig): Auth {
     }
   };
 
+  // Concurrent calls that find the token stale share one refresh (or one sign-in).
+  const renewToken = singleFlight(async (): Promise<string> => {
+    const renewed = current ? await refresh(current) : null;
+    if (renewed) {
+      setSession(renewed);
+      return renewed.accessToken;
+    }
+    return signIn();
+  });
+
   return {
     session: () => current,
     subscribe(listener) {
@@ -111,39 +140,36 @@ export function createAuth(config: ConsoleConfig): Auth {
     },
 
     async completeSignIn() {
-      const params = new URLSearchParams(location.search);
-      const state = params.get("state");
-      if (state === null || (!params.has("code") && !params.has("error"))) return false;
+      const callbackUrl = new URL(location.href);
+      const state = callbackUrl.searchParams.get("state");
+      if (state === null || (!callbackUrl.searchParams.has("code") && !callbackUrl.searchParams.has("error"))) return { kind: "none" };
       const pending = takePendingLogin(state);
-      // A stale or foreign callback URL: start over cleanly rather than show a broken page.
-      if (!pending) {
-        history.replaceState(null, "", "/console/");
-        return false;
+      // Success or not, the code leaves the address bar and the broker's page (the peer group) comes back,
+      // so that signing in again from here returns to it.
+      history.replaceState(null, "", pending?.returnTo ?? lastReturnTo() ?? "/console/");
+      if (!pending) return { kind: "failed", reason: "the provider's answer matches no sign-in this tab started (an old or copied link)" };
+      try {
+        const as = await server();
+        // Checks state and turns an error=... answer into an exception with the provider's words.
+        const callback = oauth.validateAuthResponse(as, client, callbackUrl, state);
+        const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, callback, redirectUri(), pending.codeVerifier, {
+          ...httpOptions,
+          additionalParameters: resourceParameter,
+        });
+        const result = await oauth.processAuthorizationCodeResponse(as, client, response);
+        clearPendingLogins();
+        setSession(sessionFrom(result));
+        return { kind: "signed-in" };
+      } catch (err) {
+        return { kind: "failed", reason: signInFailure(err) };
       }
-      const as = await server();
-      // Checks state and turns an error=... answer into an exception with the provider's words.
-      const callback = oauth.validateAuthResponse(as, client, new URL(location.href), state);
-      const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, callback, redirectUri(), pending.codeVerifier, {
-        ...httpOptions,
-        additionalParameters: resourceParameter,
-      });
-      const result = await oauth.processAuthorizationCodeResponse(as, client, response);
-      // Back to the page the sign-in started from: the peer group survives the round trip.
-      history.replaceState(null, "", pending.returnTo);
-      setSession(sessionFrom(result));
-      return true;
     },
 
     signIn,
 
     async accessToken() {
       if (current && isFresh(current)) return current.accessToken;
-      const renewed = current ? await refresh(current) : null;
-      if (renewed) {
-        setSession(renewed);
-        return renewed.accessToken;
-      }
-      return signIn();
+      return renewToken();
     },
 
     async renew() {
@@ -155,6 +181,7 @@ export function createAuth(config: ConsoleConfig): Auth {
       const session = current;
       setSession(null);
       clearPendingLogins();
+      markSignedOut();
       const as = await server().catch(() => null);
       if (as?.end_session_endpoint) {
         const url = new URL(as.end_session_endpoint);
@@ -168,6 +195,14 @@ export function createAuth(config: ConsoleConfig): Auth {
       history.replaceState(null, "", "/console/");
     },
   };
+}
+
+/** The provider's words for a failed sign-in (its `error` and `error_description`), else the error's message. */
+function signInFailure(err: unknown): string {
+  if (err instanceof oauth.AuthorizationResponseError || err instanceof oauth.ResponseBodyError) {
+    return `the identity provider answered ${err.error}${err.error_description ? `: ${err.error_description}` : ""}`;
+  }
+  return err instanceof Error ? err.message : String(err);
 }
 
 function isLoopback(hostname: string): boolean {

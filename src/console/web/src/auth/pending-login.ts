@@ -10,9 +10,20 @@ export interface PendingLogin {
 }
 
 const PREFIX = "cpb-console:login:";
+/**
+ * The last sign-in's returnTo, apart from its state: a callback whose state matches no
+ * pending login (stale, or replayed) still goes back to the page the broker was on.
+ */
+const LAST_RETURN_TO = "cpb-console:return-to";
 
 export function savePendingLogin(state: string, login: PendingLogin): void {
   sessionStorage.setItem(PREFIX + state, JSON.stringify(login));
+  sessionStorage.setItem(LAST_RETURN_TO, login.returnTo);
+}
+
+/** The page the latest sign-in started from, when one was started in this tab. */
+export function lastReturnTo(): string | null {
+  return sessionStorage.getItem(LAST_RETURN_TO);
 }
 
 /** Reads and forgets the login for `state`: a verifier is good for one exchange only. */
@@ -30,8 +41,9 @@ export function takePendingLogin(state: string): PendingLogin | null {
   }
 }
 
-/** Drops every unfinished login (sign-out, or abandoned round trips piling up). */
+/** Drops every unfinished login (sign-in done, sign-out, or abandoned round trips piling up). */
 export function clearPendingLogins(): void {
+  sessionStorage.removeItem(LAST_RETURN_TO);
   for (let i = sessionStorage.length - 1; i >= 0; i--) {
     const key = sessionStorage.key(i);
     if (key?.startsWith(PREFIX)) sessionStorage.removeItem(key);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
-import type { Auth } from "./auth";
-import type { Session } from "./session";
+import type { Auth } from "./auth.js";
+import type { Session } from "./session.js";
 
 /** The current session, re-rendering on sign-in, renewal and sign-out. */
 export function useSession(auth: Auth): Session | null {

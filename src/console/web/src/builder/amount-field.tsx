@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
-import { money } from "../figures/format";
-import { isAmount } from "../state/peer-group";
+import { money } from "../figures/format.js";
+import { isAmount } from "../state/peer-group.js";
 
 interface AmountFieldProps {
   id: string;
@@ -22,7 +22,7 @@ export function AmountField({ id, label, value, onCommit, unit = "dollars", requ
   useEffect(() => setText(value), [value]);
   const clean = text.replace(/[\s,$_]/g, "");
   const invalid = clean !== "" && !isAmount(clean);
-  const readBack = !invalid && clean !== "" ? (unit === "dollars" ? money(Number(clean)) : Number(clean).toLocaleString("en-US")) : "";
+  const readBack = !invalid && clean !== "" ? (unit === "dollars" ? money(clean) : Number(clean).toLocaleString("en-US")) : "";
   return (
     <div class="field">
       <label for={id}>{label}</label>

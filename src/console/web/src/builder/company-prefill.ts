@@ -1,5 +1,5 @@
-import type { Company, ReferenceData } from "../api/types";
-import { EXPOSURE_TYPES, type ExposureType, type PeerGroup } from "../state/peer-group";
+import type { Company, ReferenceData } from "../api/types.js";
+import { EXPOSURE_TYPES, type ExposureType, type PeerGroup } from "../state/peer-group.js";
 
 /** Peers are companies from half to twice the client's size: a common benchmarking band. */
 const RANGE_FACTOR = 2;
@@ -15,15 +15,17 @@ function roundSignificant(value: number, direction: "down" | "up"): number {
 }
 
 /**
- * What choosing a company fills in (issue 16): its NAICS sector, an exposure range around its size, its organization type, and a coverage
- * when none is chosen yet, so the group can be asked for at once.
+ * What choosing a company fills in (issue 16): its NAICS sector, an exposure range around
+ * its size, its organization type, and a coverage when none is chosen yet, so the group
+ * can be asked for at once. What the company lacks is cleared, not left from the company
+ * chosen before: a group built around this company must not carry another one's sector or size.
  */
 export function prefillFromCompany(company: Company, group: PeerGroup, reference: ReferenceData | null): Partial<PeerGroup> {
   const patch: Partial<PeerGroup> = { companyId: String(company.id) };
   // The 2-digit sector, not the subsector: a first group wide enough to show figures (and
   // to pass the disclosure rule); the broker narrows it with the subsector picker.
   const naics = company.naics2 ?? company.naics3;
-  if (naics !== null) patch.naics = [String(naics)];
+  patch.naics = naics === null ? [] : [String(naics)];
   // Keep the broker's exposure type when the company has that figure; else the first it has.
   const types = [group.exposureType, ...EXPOSURE_TYPES.filter((t) => t !== group.exposureType)];
   const type = types.find((t) => exposureOf(company, t) !== null);
@@ -32,6 +34,9 @@ export function prefillFromCompany(company: Company, group: PeerGroup, reference
     patch.exposureType = type;
     patch.exposureRangeLow = String(roundSignificant(value / RANGE_FACTOR, "down"));
     patch.exposureRangeHigh = String(roundSignificant(value * RANGE_FACTOR, "up"));
+  } else {
+    patch.exposureRangeLow = "";
+    patch.exposureRangeHigh = "";
   }
   patch.organizationType = company.organizationType ? [company.organizationType] : [];
   const firstCoverage = reference?.coverages[0];

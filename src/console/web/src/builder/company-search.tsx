@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { searchCompanies } from "../api/benchmark-api";
-import type { ApiClient } from "../api/client";
-import type { CompanySummary } from "../api/types";
+import { searchCompanies } from "../api/benchmark-api.js";
+import type { ApiClient } from "../api/client.js";
+import { ApiProblem } from "../api/problem.js";
+import type { CompanySummary } from "../api/types.js";
 
 interface CompanySearchProps {
   api: ApiClient;
@@ -24,7 +25,7 @@ export function CompanySearch({ api, selectedName, onChoose }: CompanySearchProp
   const [total, setTotal] = useState(0);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const [status, setStatus] = useState("");
+  const [status, setStatus] = useState({ text: "", failed: false });
   // Set while the box shows a chosen name, so that name is not searched for again.
   const chosen = useRef(selectedName !== "");
 
@@ -38,21 +39,29 @@ export function CompanySearch({ api, selectedName, onChoose }: CompanySearchProp
     if (chosen.current || prefix === "") {
       setOptions([]);
       setOpen(false);
+      if (prefix === "") setStatus({ text: "", failed: false });
       return;
     }
     const controller = new AbortController();
     const timer = window.setTimeout(() => {
-      setStatus("Searching…");
+      setStatus({ text: "Searching…", failed: false });
       searchCompanies(api, prefix, MAX_OPTIONS, controller.signal).then(
         ({ data }) => {
           setOptions(data.data);
           setTotal(data.totalCount);
           setActive(-1);
           setOpen(true);
-          setStatus(data.data.length === 0 ? "No company starts with that name." : `${data.totalCount} companies found; ${data.data.length} shown. Use the arrow keys to choose.`);
+          const text =
+            data.data.length === 0
+              ? `No company's name starts with “${prefix}”.`
+              : `${data.totalCount} ${data.totalCount === 1 ? "company" : "companies"} found${data.totalCount > data.data.length ? `, ${data.data.length} shown` : ""}: use the arrow keys and Enter, or click one.`;
+          setStatus({ text, failed: false });
         },
-        () => {
-          if (!controller.signal.aborted) setStatus("The company search failed; try again.");
+        (err: unknown) => {
+          if (controller.signal.aborted) return;
+          setOptions([]);
+          setOpen(false);
+          setStatus({ text: `The company search failed (${err instanceof ApiProblem ? err.detail : String(err)}); type again to retry.`, failed: true });
         },
       );
     }, DEBOUNCE_MS);
@@ -67,7 +76,7 @@ export function CompanySearch({ api, selectedName, onChoose }: CompanySearchProp
     setText(company.companyName);
     setOpen(false);
     setActive(-1);
-    setStatus(`${company.companyName} chosen.`);
+    setStatus({ text: "", failed: false });
     onChoose(company);
   };
 
@@ -105,7 +114,7 @@ export function CompanySearch({ api, selectedName, onChoose }: CompanySearchProp
         aria-expanded={expanded}
         aria-controls="company-listbox"
         aria-activedescendant={expanded && active >= 0 ? `company-option-${options[active]?.id}` : undefined}
-        aria-describedby="company-search-hint"
+        aria-describedby="company-search-status company-search-hint"
         autocomplete="off"
         spellcheck={false}
         placeholder="Start typing a company name"
@@ -119,6 +128,10 @@ export function CompanySearch({ api, selectedName, onChoose }: CompanySearchProp
         onBlur={() => setOpen(false)}
         onFocus={() => setOpen(options.length > 0)}
       />
+      {/* Visible, and live: a sighted broker sees the search working (or failing) as a screen reader hears it. */}
+      <p id="company-search-status" class={status.failed ? "hint error" : "hint"} aria-live="polite" data-testid="company-search-status">
+        {status.text}
+      </p>
       <p id="company-search-hint" class="hint">
         Choosing a company fills in its NAICS code, exposure and organization type.
       </p>
@@ -146,9 +159,6 @@ export function CompanySearch({ api, selectedName, onChoose }: CompanySearchProp
           </li>
         ) : null}
       </ul>
-      <p class="visually-hidden" aria-live="polite">
-        {status}
-      </p>
     </div>
   );
 }

@@ -1,6 +1,7 @@
-import type { ReferenceData } from "../api/types";
-import type { PeerGroup } from "../state/peer-group";
-import type { UpdatePeerGroup } from "../state/use-peer-group";
+import type { ReferenceData } from "../api/types.js";
+import { coverageOf } from "../reference/reference-names.js";
+import type { PeerGroup } from "../state/peer-group.js";
+import type { UpdatePeerGroup } from "../state/use-peer-group.js";
 
 interface CoverageFieldProps {
   group: PeerGroup;
@@ -39,7 +40,7 @@ export function CoverageField({ group, update, reference }: CoverageFieldProps) 
       </fieldset>
     );
   }
-  const coverage = reference.coverages.find((c) => String(c.coverageId) === group.coverageId);
+  const coverage = coverageOf(reference, group.coverageId);
   const toggle = (id: string, on: boolean) =>
     update({ lineOfBusinessId: on ? [...group.lineOfBusinessId, id] : group.lineOfBusinessId.filter((x) => x !== id) });
   return (
@@ -56,19 +57,20 @@ export function CoverageField({ group, update, reference }: CoverageFieldProps) 
           ))}
         </select>
       </div>
-      {coverage && coverage.linesOfBusiness.length > 0 ? (
+      {coverage && (coverage.linesOfBusiness.length > 0 || group.lineOfBusinessId.length > 0) ? (
         <fieldset class="checks">
           <legend>Lines of business</legend>
           <p class="hint">None ticked: every line of business.</p>
-          {coverage.linesOfBusiness.map((lob) => {
-            const id = String(lob.lineOfBusinessId);
-            return (
-              <label key={id} class="check">
-                <input type="checkbox" checked={group.lineOfBusinessId.includes(id)} onChange={(e) => toggle(id, e.currentTarget.checked)} />
-                {lob.name}
-              </label>
-            );
-          })}
+          {[
+            ...coverage.linesOfBusiness.map((lob) => ({ id: String(lob.lineOfBusinessId), name: lob.name })),
+            // An id from a link that this coverage no longer has still shows, so it can be unticked.
+            ...group.lineOfBusinessId.filter((id) => !coverage.linesOfBusiness.some((l) => String(l.lineOfBusinessId) === id)).map((id) => ({ id, name: `Line of business ${id} (unknown)` })),
+          ].map(({ id, name }) => (
+            <label key={id} class="check">
+              <input type="checkbox" checked={group.lineOfBusinessId.includes(id)} onChange={(e) => toggle(id, e.currentTarget.checked)} />
+              {name}
+            </label>
+          ))}
         </fieldset>
       ) : null}
     </fieldset>

@@ -1,22 +1,13 @@
 import { useState } from "preact/hooks";
-import type { ReferenceData } from "../api/types";
-import type { PeerGroup } from "../state/peer-group";
-import type { UpdatePeerGroup } from "../state/use-peer-group";
+import type { ReferenceData } from "../api/types.js";
+import { naicsLabel } from "../reference/reference-names.js";
+import type { PeerGroup } from "../state/peer-group.js";
+import type { UpdatePeerGroup } from "../state/use-peer-group.js";
 
 interface NaicsFieldProps {
   group: PeerGroup;
   update: UpdatePeerGroup;
   reference: ReferenceData | null;
-}
-
-/** The name of a 2- or 3-digit code from the reference data, when it has one. */
-export function naicsName(reference: ReferenceData | null, code: string): string | null {
-  for (const sector of reference?.naicsSectors ?? []) {
-    if (sector.code === code) return sector.name;
-    const sub = sector.subsectors.find((s) => s.code === code);
-    if (sub) return sub.name;
-  }
-  return null;
 }
 
 /**
@@ -43,13 +34,9 @@ export function NaicsField({ group, update, reference }: NaicsFieldProps) {
       {group.naics.length > 0 ? (
         <ul class="chips" aria-label="Chosen NAICS codes">
           {group.naics.map((code) => {
-            const name = naicsName(reference, code);
             return (
               <li key={code} class="chip">
-                <span>
-                  {code}
-                  {name ? ` ${name}` : ""}
-                </span>
+                <span>{naicsLabel(reference, code)}</span>
                 <button type="button" class="chip-remove" aria-label={`Remove NAICS ${code}`} onClick={() => update({ naics: group.naics.filter((c) => c !== code) })}>
                   ×
                 </button>
@@ -75,7 +62,7 @@ export function NaicsField({ group, update, reference }: NaicsFieldProps) {
               <option value="">Choose a sector</option>
               {reference.naicsSectors.map((s) => (
                 <option key={s.code} value={s.code}>
-                  {s.code} {s.name ?? ""}
+                  {naicsLabel(reference, s.code)}
                 </option>
               ))}
             </select>
@@ -86,7 +73,7 @@ export function NaicsField({ group, update, reference }: NaicsFieldProps) {
               <option value="">The whole sector</option>
               {chosenSector?.subsectors.map((s) => (
                 <option key={s.code} value={s.code}>
-                  {s.code} {s.name ?? ""}
+                  {naicsLabel(reference, s.code)}
                 </option>
               ))}
             </select>

@@ -1,15 +1,19 @@
-import { getCompany } from "../api/benchmark-api";
-import type { ApiClient } from "../api/client";
-import type { CompanySummary, ReferenceData } from "../api/types";
-import { EXPOSURE_TYPES, type ExposureType, type PeerGroup } from "../state/peer-group";
-import type { UpdatePeerGroup } from "../state/use-peer-group";
-import { AmountField } from "./amount-field";
-import { prefillFromCompany } from "./company-prefill";
-import { CompanySearch } from "./company-search";
-import { CoverageField } from "./coverage-field";
-import { NaicsField } from "./naics-field";
-import { OrganizationTypesField } from "./organization-types-field";
-import { WindowField } from "./window-field";
+import { useState } from "preact/hooks";
+import { getCompany } from "../api/benchmark-api.js";
+import type { ApiClient } from "../api/client.js";
+import { ApiProblem, type FieldProblem } from "../api/problem.js";
+import type { CompanySummary, ReferenceData } from "../api/types.js";
+import { unknownIds } from "../reference/unknown-ids.js";
+import { EXPOSURE_TYPES, type ExposureType, type PeerGroup } from "../state/peer-group.js";
+import type { UpdatePeerGroup } from "../state/use-peer-group.js";
+import { AmountField } from "./amount-field.js";
+import { prefillFromCompany } from "./company-prefill.js";
+import { CompanySearch } from "./company-search.js";
+import { CoverageField } from "./coverage-field.js";
+import { GroupProblems } from "./group-problems.js";
+import { NaicsField } from "./naics-field.js";
+import { OrganizationTypesField } from "./organization-types-field.js";
+import { WindowField } from "./window-field.js";
 
 interface PeerGroupBuilderProps {
   api: ApiClient;
@@ -17,6 +21,8 @@ interface PeerGroupBuilderProps {
   update: UpdatePeerGroup;
   reference: ReferenceData | null;
   companyName: string;
+  /** The inputs the API refused for this group (a 400's field problems). */
+  refused: readonly FieldProblem[];
 }
 
 /**
@@ -24,19 +30,31 @@ interface PeerGroupBuilderProps {
  * client's amounts. It edits the URL through `update`; it holds no state of its own
  * beyond what is being typed.
  */
-export function PeerGroupBuilder({ api, group, update, reference, companyName }: PeerGroupBuilderProps) {
+export function PeerGroupBuilder({ api, group, update, reference, companyName, refused }: PeerGroupBuilderProps) {
+  const [companyError, setCompanyError] = useState("");
   const chooseCompany = (summary: CompanySummary) => {
+    setCompanyError("");
     // The search rows lack NAICS and exposure; the company record has them (SEMANTICS.md 10).
     getCompany(api, summary.id).then(
       ({ data }) => update(prefillFromCompany(data, group, reference)),
-      () => update({ companyId: String(summary.id) }),
+      (err: unknown) => {
+        // The group keeps the company, but nothing was filled in: say so rather than leave the last company's inputs looking like this one's.
+        setCompanyError(`${summary.companyName}'s details could not be read (${err instanceof ApiProblem ? err.detail : String(err)}), so nothing was filled in: set the group by hand, or choose the company again.`);
+        update({ companyId: String(summary.id) });
+      },
     );
   };
 
   return (
     <form class="builder no-print" aria-label="Peer group" onSubmit={(e) => e.preventDefault()}>
       <h2 class="builder-title">Peer group</h2>
+      <GroupProblems refused={refused} unknown={unknownIds(group, reference)} />
       <CompanySearch api={api} selectedName={companyName} onChoose={chooseCompany} />
+      {companyError ? (
+        <p class="hint error" role="alert" data-testid="company-error">
+          {companyError}
+        </p>
+      ) : null}
       <NaicsField group={group} update={update} reference={reference} />
       <CoverageField group={group} update={update} reference={reference} />
       <fieldset class="field-group">

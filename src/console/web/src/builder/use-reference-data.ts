@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
-import { getReferenceData } from "../api/benchmark-api";
-import type { ApiClient } from "../api/client";
-import type { ReferenceData } from "../api/types";
+import { getReferenceData } from "../api/benchmark-api.js";
+import type { ApiClient } from "../api/client.js";
+import type { ReferenceData } from "../api/types.js";
 
 export interface ReferenceState {
   data: ReferenceData | null;

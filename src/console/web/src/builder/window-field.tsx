@@ -1,5 +1,5 @@
-import { NEWEST_TRAILING, OLDEST_TRAILING, type PeerGroup } from "../state/peer-group";
-import type { UpdatePeerGroup } from "../state/use-peer-group";
+import { NEWEST_TRAILING, OLDEST_TRAILING, type PeerGroup } from "../state/peer-group.js";
+import type { UpdatePeerGroup } from "../state/use-peer-group.js";
 
 /**
  * The trailing window of spec 2.2: programs effective between `oldestTrailing` and

@@ -1,11 +1,11 @@
 import type { ECharts } from "echarts/core";
 import { useEffect, useRef } from "preact/hooks";
-import type * as EChartsModule from "./echarts";
-import type { ChartOption } from "./echarts";
+import type * as EChartsModule from "./echarts.js";
+import type { ChartOption } from "./echarts.js";
 
 // ECharts is loaded on first use, in its own chunk: the sign-in page does not wait for it.
 let library: Promise<typeof EChartsModule> | null = null;
-const loadLibrary = () => (library ??= import("./echarts"));
+const loadLibrary = () => (library ??= import("./echarts.js"));
 
 /**
  * Draws `option` into the returned element's ref, and keeps it drawn: resized with its

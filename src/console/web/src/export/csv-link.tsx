@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from "preact/hooks";
-import { toCsv, type CsvRows } from "./csv";
+import { toCsv, type CsvRows } from "./csv.js";
 
 interface CsvLinkProps {
   /** e.g. limit-distribution.csv */

@@ -1,7 +1,7 @@
-import type { ReferenceData } from "../api/types";
-import { naicsName } from "../builder/naics-field";
-import { count, money } from "../figures/format";
-import type { PeerGroup } from "../state/peer-group";
+import type { ReferenceData } from "../api/types.js";
+import { coverageName, lineOfBusinessName, naicsLabel, organizationTypeName } from "../reference/reference-names.js";
+import { count, money } from "../figures/format.js";
+import type { PeerGroup } from "../state/peer-group.js";
 
 interface ReportSummaryProps {
   group: PeerGroup;
@@ -9,25 +9,23 @@ interface ReportSummaryProps {
   companyName: string;
 }
 
-const amount = (text: string, unit: "dollars" | "count" = "dollars") => (text === "" ? "not given" : unit === "dollars" ? money(Number(text)) : count(Number(text)));
+const amount = (text: string, unit: "dollars" | "count" = "dollars") => (text === "" ? "not given" : unit === "dollars" ? money(text) : count(Number(text)));
 
 /**
  * The peer group in words, the data version and the date: the head of the printed report
  * (issue 16, item 5), and on screen a reminder of what the figures below are for.
  */
 export function ReportSummary({ group, reference, companyName }: ReportSummaryProps) {
-  const coverage = reference?.coverages.find((c) => String(c.coverageId) === group.coverageId);
-  const lobs = group.lineOfBusinessId.map((id) => coverage?.linesOfBusiness.find((l) => String(l.lineOfBusinessId) === id)?.name ?? `LOB ${id}`);
-  const orgName = (code: string) => reference?.organizationTypes.find((t) => t.code.toLowerCase() === code.toLowerCase())?.name ?? code;
+  const lobs = group.lineOfBusinessId.map((id) => lineOfBusinessName(reference, group.coverageId, id));
   const unit = group.exposureType === "Employees" ? "count" : "dollars";
   const period = `${group.oldestTrailing} months ago to ${group.newestTrailing === 0 ? "today" : `${group.newestTrailing} months ago`}`;
   const rows: [string, string][] = [
     ...(companyName ? [["Client", companyName] as [string, string]] : []),
-    ["Industry (NAICS)", group.naics.map((code) => [code, naicsName(reference, code)].filter(Boolean).join(" ")).join("; ")],
-    ["Coverage", coverage?.name ?? `Coverage ${group.coverageId}`],
+    ["Industry (NAICS)", group.naics.map((code) => naicsLabel(reference, code)).join("; ")],
+    ["Coverage", coverageName(reference, group.coverageId)],
     ["Lines of business", lobs.length ? lobs.join("; ") : "All"],
     ["Exposure", `${group.exposureType} from ${amount(group.exposureRangeLow, unit)} to ${amount(group.exposureRangeHigh, unit)}`],
-    ["Organization types", group.organizationType.length ? group.organizationType.map(orgName).join("; ") : "All"],
+    ["Organization types", group.organizationType.length ? group.organizationType.map((code) => organizationTypeName(reference, code)).join("; ") : "All"],
     ["Program window", period],
     ["Client's limit", amount(group.limit)],
     ["Client's premium", amount(group.premium)],

@@ -1,17 +1,17 @@
 import { useMemo } from "preact/hooks";
-import type { ApiProblem } from "../api/problem";
-import type { Distribution } from "../api/types";
-import type { ChartOption } from "../charts/echarts";
-import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml } from "../charts/theme";
-import { useChart } from "../charts/use-chart";
-import { bandSeqOf, type DistributionKind } from "./bands";
-import { FigurePanel, type FigureCounts } from "./figure-panel";
-import { count, money } from "./format";
+import type { ApiProblem } from "../api/problem.js";
+import type { Distribution } from "../api/types.js";
+import type { ChartOption } from "../charts/echarts.js";
+import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml } from "../charts/theme.js";
+import { useChart } from "../charts/use-chart.js";
+import { bandSeqOf, type DistributionKind } from "./bands.js";
+import { FigurePanel, type FigureCounts } from "./figure-panel.js";
+import { count, money } from "./format.js";
 
 interface DistributionFigureProps {
   kind: DistributionKind;
   distribution: Distribution | null;
-  /** The client's amount as entered ("" when none): its band is marked. */
+  /** The client's amount the distribution was asked with ("" when none): its band is marked. */
   clientAmount: string;
   counts: FigureCounts;
   loading: boolean;
@@ -26,7 +26,8 @@ const TITLES: Record<DistributionKind, string> = {
 
 /** Programs per band of limit, premium or retention (spec 2.4), the client's band in its own colour. */
 export function DistributionFigure({ kind, distribution, clientAmount, counts, loading, problem }: DistributionFigureProps) {
-  const clientSeq = clientAmount === "" ? null : bandSeqOf(kind, Number(clientAmount));
+  const hasClient = clientAmount !== "";
+  const clientSeq = hasClient ? bandSeqOf(kind, Number(clientAmount)) : null;
   const bands = useMemo(() => distribution?.bands ?? [], [distribution]);
   const withAmount = bands.reduce((sum, band) => sum + band.programCount, 0);
 
@@ -44,7 +45,7 @@ export function DistributionFigure({ kind, distribution, clientAmount, counts, l
           if (!band) return "";
           return tooltipHtml(band.bandDescription, [
             ["Programs", count(band.programCount)],
-            ...(band.bandSeq === clientSeq ? [["Client", money(Number(clientAmount))] as [string, string]] : []),
+            ...(band.bandSeq === clientSeq ? [["Client", money(clientAmount)] as [string, string]] : []),
           ]);
         },
       },
@@ -95,6 +96,7 @@ export function DistributionFigure({ kind, distribution, clientAmount, counts, l
       hasData={distribution !== null}
       problem={problem}
       sentence={distribution?.chartDescription}
+      guidance={hasClient ? undefined : `Enter the client's ${kind} to see where it stands among its peers.`}
       description={description}
       csv={distribution ? { filename: `${kind}-distribution.csv`, rows } : null}
       chart={<div class="chart-canvas" ref={ref} />}

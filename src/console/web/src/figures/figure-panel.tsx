@@ -1,8 +1,8 @@
 import type { ComponentChildren } from "preact";
-import type { CsvRows } from "../export/csv";
-import { CsvLink } from "../export/csv-link";
-import type { ApiProblem } from "../api/problem";
-import { RefusalGuidance } from "./refusal-guidance";
+import type { CsvRows } from "../export/csv.js";
+import { CsvLink } from "../export/csv-link.js";
+import type { ApiProblem } from "../api/problem.js";
+import { RefusalGuidance } from "./refusal-guidance.js";
 
 export interface FigureCounts {
   /** As the API returned them (null while unknown): the sample the figure rests on. */
@@ -24,6 +24,11 @@ interface FigurePanelProps {
   problem: ApiProblem | null;
   /** The spec's chart sentence, or another one-line reading of the figure. */
   sentence?: string | undefined;
+  /**
+   * Shown instead of the sentence when the client's amount the sentence reads is missing:
+   * the API still writes one (of $0, in the 0th percentile), which would mislead.
+   */
+  guidance?: string | undefined;
   /** What a screen reader hears for the chart itself. */
   description: string;
   csv: { filename: string; rows: CsvRows } | null;
@@ -44,7 +49,7 @@ export function FigurePanel(props: FigurePanelProps) {
   const { id, counts, problem } = props;
   const ready = props.hasData && problem === null;
   return (
-    <section class="figure" aria-labelledby={`${id}-title`} aria-busy={props.loading} data-testid={`${id}-figure`}>
+    <section class={`figure figure-${id}`} aria-labelledby={`${id}-title`} aria-busy={props.loading} data-testid={`${id}-figure`}>
       <header class="figure-head">
         <h2 id={`${id}-title`}>{props.title}</h2>
         <dl class="counts" aria-label={`${props.title}: sample size`}>
@@ -68,8 +73,12 @@ export function FigurePanel(props: FigurePanelProps) {
           </p>
         )
       ) : null}
-      {props.sentence && ready ? (
-        <p class="sentence" id={`${id}-sentence`}>
+      {props.guidance && ready ? (
+        <p class="sentence client-missing" id={`${id}-sentence`} data-testid={`${id}-guidance`}>
+          {props.guidance}
+        </p>
+      ) : props.sentence && ready ? (
+        <p class="sentence" id={`${id}-sentence`} data-testid={`${id}-sentence`}>
           {props.sentence}
         </p>
       ) : null}
@@ -77,7 +86,7 @@ export function FigurePanel(props: FigurePanelProps) {
         class={`chart${ready ? "" : " chart-hidden"}`}
         role="img"
         aria-label={props.description}
-        aria-describedby={props.sentence && ready ? `${id}-sentence` : undefined}
+        aria-describedby={(props.guidance || props.sentence) && ready ? `${id}-sentence` : undefined}
         data-testid={`${id}-chart`}
       >
         {props.chart}

@@ -1,8 +1,37 @@
-/** money(x) as SEMANTICS.md 5 writes it in sentences: `$1,500,000`, `$2,500.50`. */
-export function money(value: number): string {
-  const cents = Math.round(value * 100);
-  const whole = cents % 100 === 0;
-  return `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })}`;
+/**
+ * money(x) as SEMANTICS.md 5 writes it in sentences: `$1,500,000`, `$2,500.50`, rounded
+ * half away from zero to cents, as the server's `money` (src/benchmark/text.ts) does.
+ * The amount is read as decimal text (a number's shortest round-trip text, which is what
+ * the API wrote, or the text the broker typed) and rounded on its digits: `x * 100` in
+ * floating point would turn 1.005 into $1.00 and lose cents above 2^53.
+ */
+export function money(value: number | string): string {
+  const parts = decimalParts(value);
+  if (!parts) return "–";
+  const [whole, fraction] = [parts.whole, parts.fraction.padEnd(3, "0")];
+  let cents = BigInt(whole + fraction.slice(0, 2));
+  if (fraction[2]! >= "5") cents += 1n;
+  const dollars = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const rest = (cents % 100n).toString().padStart(2, "0");
+  return `${parts.negative && cents > 0n ? "-" : ""}$${dollars}${rest === "00" ? "" : `.${rest}`}`;
+}
+
+/** Sign, integer digits and fraction digits of decimal text, exactly; null when it is not a finite decimal. */
+function decimalParts(value: number | string): { negative: boolean; whole: string; fraction: string } | null {
+  const text = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "") : value.trim();
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
+  if (!match) return null;
+  const [, sign = "", intDigits = "", fracDigits = "", exponent = "0"] = match;
+  if (intDigits === "" && fracDigits === "") return null;
+  // Move the decimal point by the exponent (String(1e21) is "1e+21", String(1e-7) is "1e-7").
+  let digits = intDigits + fracDigits;
+  let point = intDigits.length + Number(exponent);
+  if (point < 0) {
+    digits = "0".repeat(-point) + digits;
+    point = 0;
+  }
+  digits = digits.padEnd(point, "0");
+  return { negative: sign === "-", whole: digits.slice(0, point).replace(/^0+(?=\d)/, "") || "0", fraction: digits.slice(point) };
 }
 
 /** Short axis labels: $250K, $1.5M, $2B. */
@@ -12,11 +41,4 @@ export function compactMoney(value: number): string {
 
 export function count(value: number): string {
   return value.toLocaleString("en-US");
-}
-
-/** ordinal(n) as SEMANTICS.md 5: 1st, 2nd, 11th, 22nd. */
-export function ordinal(n: number): string {
-  const mod100 = n % 100;
-  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
-  return `${n}${["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
 }

@@ -1,4 +1,4 @@
-import { widenAdvice, type ApiProblem } from "../api/problem";
+import { widenAdvice, type ApiProblem } from "../api/problem.js";
 
 /**
  * A disclosure refusal (README, "Confidentiality"): the group is too narrow to show

@@ -1,15 +1,16 @@
 import { useMemo } from "preact/hooks";
-import type { ApiProblem } from "../api/problem";
-import type { Rpm } from "../api/types";
-import type { ChartOption } from "../charts/echarts";
-import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml } from "../charts/theme";
-import { useChart } from "../charts/use-chart";
-import { FigurePanel, type FigureCounts } from "./figure-panel";
-import { compactMoney, money } from "./format";
+import type { ApiProblem } from "../api/problem.js";
+import type { Rpm } from "../api/types.js";
+import type { ChartOption } from "../charts/echarts.js";
+import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml } from "../charts/theme.js";
+import { maxIncluding, type Extent } from "../charts/axis-range.js";
+import { useChart } from "../charts/use-chart.js";
+import { FigurePanel, type FigureCounts } from "./figure-panel.js";
+import { compactMoney, money } from "./format.js";
 
 interface RpmFigureProps {
   rpm: Rpm | null;
-  /** False when the client's premium or limit is missing: then there is no client bar to draw. */
+  /** False when the answer was asked without the client's premium or limit: then there is no client RPM to mark. */
   hasClient: boolean;
   counts: FigureCounts;
   loading: boolean;
@@ -39,7 +40,15 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem }: RpmFigur
             ["Max", money(rpm.maxRpm)],
           ]),
       },
-      xAxis: { type: "value", name: "RPM ($ of premium per $1M of limit)", nameLocation: "middle", nameGap: 28, axisLabel: { formatter: compactMoney, fontSize: AXIS_FONT } },
+      xAxis: {
+        type: "value",
+        name: "RPM ($ of premium per $1M of limit)",
+        nameLocation: "middle",
+        nameGap: 28,
+        // Far enough for the client's line when its RPM is above the peers' maximum.
+        max: (extent: Extent) => maxIncluding(extent, hasClient ? [rpm.clientBar] : []),
+        axisLabel: { formatter: compactMoney, fontSize: AXIS_FONT },
+      },
       yAxis: { type: "category", data: ["Peers"], axisLabel: { fontSize: AXIS_FONT } },
       series: [
         {
@@ -77,11 +86,15 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem }: RpmFigur
             ["Median", rpm.median],
             ["Third quartile", rpm.fourthQuartile],
             ["Maximum", rpm.maxRpm],
-            ["Client", rpm.clientBar],
-            ["Client percentile", rpm.nthPercent],
+            ...(hasClient
+              ? [
+                  ["Client", rpm.clientBar],
+                  ["Client percentile", rpm.nthPercent],
+                ]
+              : []),
           ]
         : [],
-    [rpm],
+    [rpm, hasClient],
   );
 
   return (
@@ -93,6 +106,7 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem }: RpmFigur
       hasData={rpm !== null}
       problem={problem}
       sentence={rpm?.chartDescription}
+      guidance={hasClient ? undefined : "Enter the client's limit and premium to see where its rate per million stands among its peers."}
       description={description}
       csv={rpm ? { filename: "rpm.csv", rows } : null}
       chart={<div class="chart-canvas chart-canvas-short" ref={ref} />}
@@ -123,7 +137,7 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem }: RpmFigur
             {rows.slice(1).map(([label, value]) => (
               <tr key={label}>
                 <th scope="row">{label}</th>
-                <td>{label === "Client percentile" ? String(value) : money(Number(value))}</td>
+                <td>{label === "Client percentile" ? String(value) : money(value!)}</td>
               </tr>
             ))}
           </tbody>

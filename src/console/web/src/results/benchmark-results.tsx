@@ -1,12 +1,12 @@
-import { widenAdvice, type ApiProblem } from "../api/problem";
-import type { ReferenceData } from "../api/types";
-import { DistributionFigure } from "../figures/distribution-figure";
-import type { FigureCounts } from "../figures/figure-panel";
-import { LimitAdequacyFigure } from "../figures/limit-adequacy-figure";
-import { RpmFigure } from "../figures/rpm-figure";
-import { ReportSummary } from "../export/report-summary";
-import { isDefaultWindow, type PeerGroup } from "../state/peer-group";
-import type { BenchmarkResults } from "./use-benchmark";
+import { widenAdvice, type ApiProblem } from "../api/problem.js";
+import type { ReferenceData } from "../api/types.js";
+import { DistributionFigure } from "../figures/distribution-figure.js";
+import type { FigureCounts } from "../figures/figure-panel.js";
+import { LimitAdequacyFigure } from "../figures/limit-adequacy-figure.js";
+import { RpmFigure } from "../figures/rpm-figure.js";
+import { ReportSummary } from "../export/report-summary.js";
+import { isDefaultWindow, type PeerGroup } from "../state/peer-group.js";
+import type { BenchmarkResults } from "./use-benchmark.js";
 
 interface BenchmarkResultsViewProps {
   group: PeerGroup;
@@ -22,6 +22,9 @@ interface BenchmarkResultsViewProps {
  */
 export function BenchmarkResultsView({ group, results, reference, companyName, thinGroupPrograms }: BenchmarkResultsViewProps) {
   const { assessment, rpm, adequacy, adequacyPrograms } = results;
+  // Client marks come from the group each answer was asked for, not the group being typed.
+  const assessed = assessment.group ?? group;
+  const rpmGroup = rpm.group ?? group;
   const a = assessment.answer?.data ?? null;
   const counts: FigureCounts = { programs: a?.totalProgramCount ?? null, losses: a?.totalLossCount ?? null };
   const adequacyCounts: FigureCounts = isDefaultWindow(group)
@@ -35,7 +38,7 @@ export function BenchmarkResultsView({ group, results, reference, companyName, t
   const thin = a !== null && a.totalProgramCount < thinGroupPrograms;
 
   return (
-    <div class="results">
+    <div class="results" aria-busy={results.busy} data-testid="results">
       <ReportSummary group={group} reference={reference} companyName={companyName} />
       {thin ? (
         <p class="warning" role="alert" data-testid="thin-group-warning">
@@ -50,11 +53,11 @@ export function BenchmarkResultsView({ group, results, reference, companyName, t
         </div>
       ) : null}
       <div class="figures">
-        <DistributionFigure kind="limit" distribution={a?.limitDistribution ?? null} clientAmount={group.limit} counts={counts} loading={assessment.loading} problem={assessment.problem} />
-        <DistributionFigure kind="premium" distribution={a?.premiumDistribution ?? null} clientAmount={group.premium} counts={counts} loading={assessment.loading} problem={assessment.problem} />
-        <DistributionFigure kind="retention" distribution={a?.retentionDistribution ?? null} clientAmount={group.retention} counts={counts} loading={assessment.loading} problem={assessment.problem} />
-        <RpmFigure rpm={rpm.answer?.data ?? null} hasClient={Number(group.limit) > 0 && group.premium !== ""} counts={counts} loading={rpm.loading} problem={rpm.problem} />
-        <LimitAdequacyFigure adequacy={adequacy.answer?.data ?? null} counts={adequacyCounts} loading={adequacy.loading} problem={adequacy.problem} />
+        <DistributionFigure kind="limit" distribution={a?.limitDistribution ?? null} clientAmount={assessed.limit} counts={counts} loading={assessment.loading} problem={assessment.problem} />
+        <DistributionFigure kind="premium" distribution={a?.premiumDistribution ?? null} clientAmount={assessed.premium} counts={counts} loading={assessment.loading} problem={assessment.problem} />
+        <DistributionFigure kind="retention" distribution={a?.retentionDistribution ?? null} clientAmount={assessed.retention} counts={counts} loading={assessment.loading} problem={assessment.problem} />
+        <RpmFigure rpm={rpm.answer?.data ?? null} hasClient={Number(rpmGroup.limit) > 0 && rpmGroup.premium !== ""} counts={counts} loading={rpm.loading} problem={rpm.problem} />
+        <LimitAdequacyFigure adequacy={adequacy.answer?.data ?? null} hasClient={(adequacy.group ?? group).limit !== ""} counts={adequacyCounts} loading={adequacy.loading} problem={adequacy.problem} />
       </div>
     </div>
   );

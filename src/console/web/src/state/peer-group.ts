@@ -32,22 +32,6 @@ export interface PeerGroup {
   retention: string;
 }
 
-export const EMPTY_GROUP: PeerGroup = {
-  companyId: "",
-  naics: [],
-  coverageId: "",
-  lineOfBusinessId: [],
-  exposureType: "Revenues",
-  exposureRangeLow: "",
-  exposureRangeHigh: "",
-  organizationType: [],
-  oldestTrailing: DEFAULT_OLDEST,
-  newestTrailing: DEFAULT_NEWEST,
-  limit: "",
-  premium: "",
-  retention: "",
-};
-
 const list = (value: string | null) =>
   (value ?? "")
     .split(",")

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
-import { getCompany } from "../api/benchmark-api";
-import type { ApiClient } from "../api/client";
+import { getCompany } from "../api/benchmark-api.js";
+import type { ApiClient } from "../api/client.js";
 
 /** The name of the group's company: a link carries only its id, so the name is looked up. */
 export function useCompanyName(api: ApiClient, companyId: string): string {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { parsePeerGroup, serializePeerGroup, type PeerGroup } from "./peer-group";
+import { parsePeerGroup, serializePeerGroup, type PeerGroup } from "./peer-group.js";
 
 export type UpdatePeerGroup = (patch: Partial<PeerGroup>) => void;
 

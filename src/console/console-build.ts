@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { acquireFileLock } from "./file-lock.js";
 
 /** The checkout's root: paths here never depend on the working folder (`cpb dev` may run anywhere). */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -114,15 +115,19 @@ export type EnsureResult = "no-sources" | "fresh" | "built";
  * Builds the console when its bundle is missing or was built from other sources, and
  * records the sources' hash in it. `cpb dev`, `npm test` and `npm run build:console`
  * call it. A build goes to a folder beside outDir and is swapped in whole, under a lock
- * file, so that two processes starting at once build once and a server never reads a
- * half-written bundle.
+ * file (file-lock.ts), so that two processes starting at once build once (the other
+ * waits, then finds the bundle fresh) and a server never reads a half-written bundle.
  */
 export async function ensureConsoleBuilt(paths: ConsolePaths = consolePaths(), options: EnsureOptions = {}): Promise<EnsureResult> {
   const first = await consoleBuildState(paths);
   if (first.state === "no-sources") return "no-sources";
   if (first.state === "fresh") return "fresh";
   await mkdir(path.dirname(paths.outDir), { recursive: true });
-  const release = await lock(`${paths.outDir}.lock`, options.lockWaitMs ?? 300_000);
+  const lockFile = `${paths.outDir}.lock`;
+  const lock = await acquireFileLock(lockFile, {
+    waitMs: options.lockWaitMs ?? 300_000,
+    onWait: () => options.report?.(`another process is building the console (${lockFile}): waiting for it…`),
+  });
   try {
     // Another process may have built it while this one waited for the lock.
     const state = await consoleBuildState(paths);
@@ -140,37 +145,6 @@ export async function ensureConsoleBuilt(paths: ConsolePaths = consolePaths(), o
     await rm(previous, { recursive: true, force: true });
     return "built";
   } finally {
-    await release();
-  }
-}
-
-/** An exclusive lock file holding its owner's pid; one whose owner is gone is taken over. */
-async function lock(file: string, waitMs: number): Promise<() => Promise<void>> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      const handle = await open(file, "wx");
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return () => rm(file, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const owner = Number(await readFile(file, "utf8").catch(() => ""));
-    if (owner > 0 && !isAlive(owner)) {
-      await rm(file, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline) throw new Error(`another process has been building the console for ${waitMs / 1000} s (${file}); remove the file if it is stale`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    await lock.release();
   }
 }

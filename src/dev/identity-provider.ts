@@ -2,7 +2,8 @@ import Provider, { errors, type ClientMetadata, type Configuration } from "oidc-
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { handleInteraction, INTERACTION_PATH, providerPagePolicy, signOutPage, signedOutPage } from "./sign-in-pages.js";
+import { handleInteraction, INTERACTION_PATH } from "./provider-interactions.js";
+import { providerPagePolicy, signOutPage, signedOutPage } from "./sign-in-pages.js";
 
 /** A client of the dev provider, allowed the client-credentials grant. */
 export interface DevClient {
@@ -69,7 +70,7 @@ export interface DevIdentityProvider {
  * the tests: the client-credentials grant, with JWT access tokens for the configured
  * resources (RFC 8707 resource indicators), signed with ES256 and published at jwks_uri;
  * and, for public clients, the authorization-code grant with PKCE, people signing in
- * at its own login page (sign-in-pages.ts) and RP-initiated logout.
+ * at its own login page (provider-interactions.ts, sign-in-pages.ts) and RP-initiated logout.
  */
 export async function createDevIdentityProvider(options: DevIdentityProviderOptions): Promise<DevIdentityProvider> {
   let keys = options.keys?.length ? options.keys : [await newSigningKey()];

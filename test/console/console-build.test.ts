@@ -1,12 +1,14 @@
 // Building the console when its bundle is missing or stale (issue 16): the hash of the
-// sources decides, on a source tree of a temp folder with a stand-in builder; then one
-// real Vite build of the real app.
+// sources decides, on a source tree of a temp folder with a stand-in builder; two
+// processes racing build once; then one real Vite build of the real app.
 import t from "tap";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { consoleBuildState, consolePaths, ensureConsoleBuilt, hashConsoleSources, SOURCE_HASH_FILE, type ConsoleBuilder, type ConsolePaths } from "../../src/console/console-build.js";
+import { formatHolder } from "../../src/console/file-lock.js";
+import { raceProcesses } from "./helpers/fork-racers.js";
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -91,7 +93,7 @@ t.test("two processes at once build once; a lock left by a dead process is taken
   t.equal(builds(), 1);
 
   await writeFile(path.join(paths.sourceDir, "src", "main.ts"), "console.log(3);\n");
-  await writeFile(`${paths.outDir}.lock`, "999999999"); // no such process
+  await writeFile(`${paths.outDir}.lock`, formatHolder({ pid: 999_999_999, host: hostname(), token: "crashed" })); // no such process
   t.equal(await ensureConsoleBuilt(paths, { build, lockWaitMs: 2_000 }), "built");
 
   await writeFile(path.join(paths.sourceDir, "src", "main.ts"), "console.log(4);\n");
@@ -101,6 +103,21 @@ t.test("two processes at once build once; a lock left by a dead process is taken
   await t.rejects(ensureConsoleBuilt(paths, { build: failing }), /a syntax error/);
   t.equal(await readFile(path.join(paths.outDir, "index.html"), "utf8"), "build 2", "the last good bundle stays");
   t.equal((await consoleBuildState(paths)).state, "stale", "and is still known to be stale");
+  t.notOk(existsSync(`${paths.outDir}.lock`), "the lock released");
+});
+
+t.test("two processes starting at once (npm start and npm test): one builds, the other waits and finds the bundle fresh", async (t) => {
+  const paths = await tempCheckout(t);
+  const log = path.join(path.dirname(paths.outDir), "builds.log");
+  const root = path.resolve(paths.sourceDir, "..", "..", "..");
+  const [a, b] = await raceProcesses<{ result: string; index: string }>([["build", root, log], ["build", root, log]]);
+  t.same([a!.result, b!.result].sort(), ["built", "fresh"]);
+  const builds = (await readFile(log, "utf8")).trim().split("\n");
+  t.equal(builds.length, 1, "one build");
+  const builder = builds[0]!.replace("build ", "");
+  t.equal(a!.index, `built by ${builder}`, "the first sees the one bundle");
+  t.equal(b!.index, `built by ${builder}`, "and so does the second");
+  t.equal((await consoleBuildState(paths)).state, "fresh");
   t.notOk(existsSync(`${paths.outDir}.lock`), "the lock released");
 });
 

@@ -1,16 +1,19 @@
 // The console's files (issue 16): /console redirects, index.html revalidated, hashed
-// assets immutable and compressed, the console's policy on every answer, config.json
-// from the server's own settings, and a clear page when the bundle is not built.
+// assets immutable and compressed, the console's policy on every answer (its connect-src
+// with the provider's token endpoint and CONSOLE_CONNECT_SRC), config.json from the
+// server's own settings, and a clear page when the bundle is not built.
 import t from "tap";
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
-import { readConfig } from "../../src/config.js";
+import { exportJWK, generateKeyPair } from "jose";
+import { ConfigError, readConfig } from "../../src/config.js";
 import { consoleSettings, createConsoleSite } from "../../src/server/pages/console-site.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { startServeProcess } from "../helpers/serve-process.js";
@@ -120,8 +123,36 @@ t.test("/console/config.json: everything the app configures itself from, no toke
 
   // Entra ID's v2 endpoint refuses `resource` (AADSTS901002) and names the API in the scope.
   const entra = readConfig({ CONSOLE_SCOPE: "openid  api://cpb-api/benchmark.read", CONSOLE_RESOURCE: "none" }, { host: "0.0.0.0" }).console;
-  t.same(entra, { clientId: "cpb-console", thinGroupPrograms: 5, scope: "openid api://cpb-api/benchmark.read", resource: null });
+  t.same(entra, { clientId: "cpb-console", thinGroupPrograms: 5, scope: "openid api://cpb-api/benchmark.read", resource: null, connectSrc: [] });
   t.match(consoleSettings({ issuer: ISSUER, audience: "cpb-api", requiredScopes: ["benchmark.read"], ...entra }), { scope: "openid api://cpb-api/benchmark.read", resource: null });
+  for (const none of ["None", "NONE", " none "]) {
+    t.equal(readConfig({ CONSOLE_RESOURCE: none }, { host: "0.0.0.0" }).console.resource, null, `CONSOLE_RESOURCE="${none}": no resource, whatever the case`);
+  }
+  t.equal(readConfig({ CONSOLE_RESOURCE: "api://none" }, { host: "0.0.0.0" }).console.resource, "api://none", "a resource that merely contains the word is kept");
+});
+
+t.test("connect-src: CONSOLE_CONNECT_SRC's origins, and the token endpoint's once the provider is discovered", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const site = createConsoleSite({ distDir: await fakeBundle(t), settings: SETTINGS, connectSrc: ["https://proxy.example.com"] });
+  const server = await startTestServer(t, knex, { console: site });
+  const policyOf = async (file: string) => (await fetch(`${server.url}${file}`)).headers.get("content-security-policy");
+  t.match(await policyOf("/console/"), "; connect-src 'self' https://sso.example.com https://proxy.example.com; form-action 'self' https://sso.example.com;", "the operator's origin");
+
+  // Entra ID: the token endpoint is on login.microsoftonline.com, whatever the issuer's host.
+  site.allowConnect(new URL("https://login.example.net/tenant/oauth2/v2.0/token"));
+  site.allowConnect(new URL("https://sso.example.com/realms/brokers/protocol/openid-connect/token"));
+  const connectSrc = "connect-src 'self' https://sso.example.com https://proxy.example.com https://login.example.net;";
+  for (const file of ["/console/", "/console/config.json", "/console/assets/index-B7xk2Qd9.js", "/console/nothing"]) {
+    t.match(await policyOf(file), connectSrc, `${file}: the token endpoint's origin added, once`);
+  }
+  t.match(await policyOf("/console/"), "form-action 'self' https://sso.example.com;", "forms still go to the issuer only");
+
+  const read = (value: string) => readConfig({ CONSOLE_CONNECT_SRC: value }, { host: "0.0.0.0" }).console.connectSrc;
+  t.same(read("https://a.example.com, https://b.example.com:8443  http://127.0.0.1:9000"), ["https://a.example.com", "https://b.example.com:8443", "http://127.0.0.1:9000"], "space or comma separated");
+  t.same(read(""), []);
+  for (const bad of ["https://a.example.com/token", "*", "ftp://a.example.com", "a.example.com", "https://a.example.com;script-src", "https://a'unsafe-eval'.example.com"]) {
+    t.throws(() => read(bad), new ConfigError(`CONSOLE_CONNECT_SRC must list origins such as https://app.example.com (scheme, host and port only), not "${bad}"`), `"${bad}" refused`);
+  }
 });
 
 t.test("not built: /console/ says how to build it (never a 500), the front page links nothing", async (t) => {
@@ -148,6 +179,34 @@ t.test("without a console (tests, embedders): /console is the API's 404", async 
 
 const cpb = fileURLToPath(new URL("../../bin/cpb.js", import.meta.url));
 
+/**
+ * An OpenID provider as far as `cpb serve` reads it (a discovery document and a JWKS)
+ * whose token endpoint is on another origin than its issuer, as Entra ID's or a proxied
+ * Keycloak's may be: `localhost` is another origin than `127.0.0.1`.
+ */
+async function providerWithTokenEndpointElsewhere(t: { teardown(fn: () => unknown): void }): Promise<{ issuer: string; tokenOrigin: string }> {
+  const { publicKey } = await generateKeyPair("ES256", { extractable: true });
+  const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: "k1", alg: "ES256", use: "sig" }] });
+  const server = http.createServer((req, res) => {
+    const port = (server.address() as AddressInfo).port;
+    const issuer = `http://127.0.0.1:${port}`;
+    const body = req.url === "/jwks" ? jwks : JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks`, token_endpoint: `http://localhost:${port}/oauth2/token`, authorization_endpoint: `${issuer}/authorize` });
+    res.writeHead(200, { "content-type": "application/json" }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  const port = (server.address() as AddressInfo).port;
+  return { issuer: `http://127.0.0.1:${port}`, tokenOrigin: `http://localhost:${port}` };
+}
+
+t.test("cpb serve: the console's policy allows the token endpoint of the discovery document and CONSOLE_CONNECT_SRC", async (t) => {
+  const { url } = await createTestDatabase(t);
+  const { issuer, tokenOrigin } = await providerWithTokenEndpointElsewhere(t);
+  const serve = await startServeProcess(t, url, { AUTH_ISSUER: issuer, AUTH_AUDIENCE: "cpb-api", CONSOLE_CONNECT_SRC: "https://extra.example.com" });
+  const policy = (await fetch(`${serve.base}/console/config.json`)).headers.get("content-security-policy");
+  t.match(policy, `; connect-src 'self' ${issuer} https://extra.example.com ${tokenOrigin};`, "ready: the token endpoint's origin is in the policy");
+});
+
 t.test("cpb serve: config.json from the environment; a bad CONSOLE_THIN_GROUP_PROGRAMS exits 2 naming it", async (t) => {
   const { url } = await createTestDatabase(t);
   const serve = await startServeProcess(t, url, { CONSOLE_CLIENT_ID: "broker-console", CONSOLE_THIN_GROUP_PROGRAMS: "12", AUTH_REQUIRED_SCOPES: "benchmark:read benchmark:export" });
@@ -159,14 +218,17 @@ t.test("cpb serve: config.json from the environment; a bad CONSOLE_THIN_GROUP_PR
   t.match(consolePage.headers.get("content-security-policy"), new RegExp(`connect-src 'self' ${config.issuer as string};`));
 
   const run = promisify(execFile);
-  for (const bad of ["0", "-3", "many", "2.5"]) {
-    const failed = await run(process.execPath, [cpb, "serve"], {
-      env: { ...process.env, DATABASE_URL: url, AUTH_ISSUER: "https://sso.example.com", AUTH_AUDIENCE: "cpb-api", CONSOLE_THIN_GROUP_PROGRAMS: bad },
-    }).then(
+  const serveWith = (env: Record<string, string>) =>
+    run(process.execPath, [cpb, "serve"], { env: { ...process.env, DATABASE_URL: url, AUTH_ISSUER: "https://sso.example.com", AUTH_AUDIENCE: "cpb-api", ...env } }).then(
       () => ({ code: 0, stderr: "" }),
       (error: { code: number; stderr: string }) => error,
     );
+  for (const bad of ["0", "-3", "many", "2.5"]) {
+    const failed = await serveWith({ CONSOLE_THIN_GROUP_PROGRAMS: bad });
     t.equal(failed.code, 2, `"${bad}": exit 2`);
     t.match(failed.stderr, `CONSOLE_THIN_GROUP_PROGRAMS must be a whole number from 1 to 10000, not "${bad}"`);
   }
+  const badOrigin = await serveWith({ CONSOLE_CONNECT_SRC: "https://ok.example.com https://sso.example.com/token" });
+  t.equal(badOrigin.code, 2, "a bad CONSOLE_CONNECT_SRC: exit 2");
+  t.match(badOrigin.stderr, `CONSOLE_CONNECT_SRC must list origins such as https://app.example.com (scheme, host and port only), not "https://sso.example.com/token"`);
 });

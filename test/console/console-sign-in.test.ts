@@ -146,9 +146,14 @@ t.test("the console app in a real browser: the demo user signs in and the page h
   const tokenAnswer = page.waitForResponse((response) => response.url().endsWith("/oidc/token") && response.request().method() === "POST", { timeout: 60_000 });
   const consolePage = await page.goto(`${base}/console/`);
   t.equal(consolePage?.headers()["content-security-policy"]?.startsWith("default-src 'none'; script-src 'self'"), true);
-  // The app may go to the provider at once, or offer a button.
-  const signInButton = page.getByRole("button", { name: /sign in/i }).or(page.getByRole("link", { name: /sign in/i }));
-  await Promise.race([page.waitForURL(/\/oidc\/interaction\//, { timeout: 30_000 }), signInButton.first().click({ timeout: 30_000 })]).catch(() => undefined);
+  // The app may go to the provider at once, or offer its button. Never a click by name
+  // left waiting: the provider's login page has a "Sign in" button too, and a pending click
+  // pressed it once the form was filled, signing in under signInAsDemo's own click.
+  const atProvider = page.waitForURL(/\/oidc\/interaction\//, { timeout: 30_000 });
+  const appButton = page.getByTestId("sign-in");
+  await Promise.race([atProvider, appButton.waitFor({ timeout: 30_000 })]);
+  if (!/\/oidc\/interaction\//.test(page.url())) await appButton.click();
+  await atProvider;
   await signInAsDemo(page, t);
   const tokenRequest = (await tokenAnswer).request();
   const sent = new URLSearchParams(tokenRequest.postData() ?? "");

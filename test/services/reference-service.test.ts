@@ -167,6 +167,32 @@ t.test("with the version watcher and the answer cache, as cpb serve runs: the ne
   t.same((await grpc.getReferenceData({}, { headers: { authorization } })).coverages.map((c) => c.coverageId), [1, 2, 3, 4], "gRPC: the new coverage");
 });
 
+t.test("the reference data is read again when the dataset version changes (an import), and only then", async (t) => {
+  // With the watcher's version (cpb serve), and without one (the version read per call).
+  for (const watched of [true, false]) {
+    const { knex } = await importedDatabase(t);
+    let heard = await readDatasetVersion(knex);
+    const server = await startTestServer(t, knex, watched ? { datasetVersion: () => heard } : {});
+    const connect = createClient(ReferenceService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
+    let reads = 0;
+    const onQuery = (query: { sql: string }) => void (query.sql.includes("from coverages") && reads++);
+    knex.on("query", onQuery);
+    t.teardown(() => void knex.off("query", onQuery));
+    const label = watched ? "with the watcher's version" : "with the version read per call";
+
+    for (let i = 0; i < 3; i++) t.equal((await connect.getReferenceData({})).coverages.length, 3);
+    t.equal(reads, 1, `${label}: read once for three calls of one version`);
+
+    await importCoverage(t, knex, 4, "Employment Practices");
+    heard = await readDatasetVersion(knex);
+    reads = 0; // the import's own statements
+    const answers = [await connect.getReferenceData({}), await connect.getReferenceData({}), await connect.getReferenceData({})];
+    t.same(answers.map((answer) => answer.coverages.length), [4, 4, 4], `${label}: the imported coverage`);
+    t.same(answers.map((answer) => answer.datasetVersion), [2n, 2n, 2n]);
+    t.equal(reads, 1, `${label}: read again once, for the new version`);
+  }
+});
+
 t.test("concurrent calls of a new version share one read", async (t) => {
   const { knex } = await importedDatabase(t);
   const version = await readDatasetVersion(knex);

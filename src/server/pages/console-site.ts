@@ -34,6 +34,12 @@ export interface ConsoleSite {
   readonly built: boolean;
   /** Answers a GET or HEAD of `/console` or under `/console/`. */
   serve(req: NodeRequest, res: NodeResponse, path: string): Promise<void>;
+  /**
+   * Lets the app call the origin of `url` from now on (connect-src): the provider's token
+   * endpoint, known once its discovery document is read (the authenticator reads it at
+   * start-up, before /readyz turns 200).
+   */
+  allowConnect(url: URL): void;
 }
 
 /** The spec's REST base path, on this origin. */
@@ -92,9 +98,14 @@ const CONTENT_TYPES: Record<string, string> = {
  * identity provider and sends the token with its API calls. Without a bundle, `/console/`
  * says how to build one.
  */
-export function createConsoleSite({ distDir, settings }: { distDir: string; settings: ConsoleSettings }): ConsoleSite {
-  const policy = consolePolicy(settings.issuer);
-  const pageHeaders = { "content-security-policy": policy, ...PAGE_HEADERS };
+export function createConsoleSite({ distDir, settings, connectSrc = [] }: {
+  distDir: string;
+  settings: ConsoleSettings;
+  /** CONSOLE_CONNECT_SRC: more origins the app may call (connect-src), set by the operator. */
+  connectSrc?: readonly string[];
+}): ConsoleSite {
+  const connectOrigins = new Set(connectSrc);
+  let policy = consolePolicy(settings.issuer, [...connectOrigins]);
   const files = new Map<string, StaticFile>();
   const built = existsSync(path.join(distDir, "index.html"));
   if (built) {
@@ -102,16 +113,23 @@ export function createConsoleSite({ distDir, settings }: { distDir: string; sett
       const relative = path.relative(distDir, file).split(path.sep).join("/");
       const contentType = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
       const cacheControl = relative.startsWith("assets/") ? IMMUTABLE : "no-cache";
-      const served = createStaticFile(readFileSync(file), { contentType, cacheControl, headers: pageHeaders });
+      const served = createStaticFile(readFileSync(file), { contentType, cacheControl });
       files.set(relative === "index.html" ? `${CONSOLE_PATH}/` : `${CONSOLE_PATH}/${relative}`, served);
     }
   }
-  files.set(`${CONSOLE_PATH}/config.json`, createStaticFile(Buffer.from(JSON.stringify(settings)), { contentType: "application/json", headers: pageHeaders }));
+  files.set(`${CONSOLE_PATH}/config.json`, createStaticFile(Buffer.from(JSON.stringify(settings)), { contentType: "application/json" }));
 
   return {
     built,
+    allowConnect(url) {
+      if (url.protocol !== "https:" && url.protocol !== "http:") return;
+      connectOrigins.add(url.origin);
+      policy = consolePolicy(settings.issuer, [...connectOrigins]);
+    },
     async serve(req, res, requestPath) {
-      for (const [name, value] of Object.entries(pageHeaders)) res.setHeader(name, value);
+      // Set per answer, not kept with each file: the policy grows when the provider is discovered.
+      res.setHeader("content-security-policy", policy);
+      for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
       if (requestPath === CONSOLE_PATH) {
         // Relative URLs of the app (and its redirect URI) are under /console/.
         const query = req.url?.includes("?") ? req.url.slice(req.url.indexOf("?")) : "";

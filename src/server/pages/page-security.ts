@@ -13,22 +13,24 @@ export const PAGE_HEADERS = { "x-content-type-options": "nosniff", "referrer-pol
 
 /**
  * The console's policy: its own scripts and styles only (Vite emits no inline script),
- * images also as data: and blob: URLs (ECharts' "save as image"), and calls to this
- * origin and to the identity provider's (discovery, token and end-session endpoints;
- * form-action because sign-in and sign-out navigate there). Under `cpb dev` the
- * issuer's origin is this one: naming it again is harmless.
+ * images also as data: and blob: URLs (ECharts' "save as image"), calls to this origin,
+ * the identity provider's (its discovery document) and `connectOrigins` (the token
+ * endpoint's, which may be another host: Entra ID's login host, a Keycloak behind a
+ * proxy; and CONSOLE_CONNECT_SRC), and form-action to the issuer's origin, since sign-in
+ * and sign-out navigate there. Under `cpb dev` the issuer's origin is this one: naming
+ * it again is harmless.
  */
-export function consolePolicy(issuer: string): string {
+export function consolePolicy(issuer: string, connectOrigins: readonly string[] = []): string {
   const issuerOrigin = new URL(issuer).origin;
-  const sources = `'self' ${issuerOrigin}`;
+  const connect = [...new Set([issuerOrigin, ...connectOrigins])];
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    `connect-src ${sources}`,
-    `form-action ${sources}`,
+    `connect-src 'self' ${connect.join(" ")}`,
+    `form-action 'self' ${issuerOrigin}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join("; ");

@@ -1,5 +1,7 @@
 import os from "node:os";
+import { isLoopbackHttp } from "./auth/loopback.js";
 import { STANDARD_RULE, type DisclosureRule } from "./benchmark/disclosure-rule.js";
+import { isPolicyOrigin } from "./server/pages/page-security.js";
 
 /**
  * The environment, read and checked once at start-up (CONVENTIONS.md, Configuration).
@@ -170,14 +172,16 @@ function readOrigins(name: string, text: string | undefined, { any }: { any: boo
 }
 
 /**
- * Origins for a Content-Security-Policy directive: as readOrigins, never "*", and hosts
- * of letters, digits, dots and hyphens (or an IPv6 literal) only, since a URL's host may
- * hold `;` or `'`, which would end the directive or add a keyword (CSP 3, 2.3.1).
+ * Origins for a Content-Security-Policy directive: as readOrigins, never "*", only those
+ * a policy can name (isPolicyOrigin: a URL's host may hold `;` or `'`), and https but
+ * on a loopback host, as AUTH_ISSUER: the console sends tokens there.
  */
 function readPolicyOrigins(name: string, text: string | undefined): string[] {
   const origins = readOrigins(name, text, { any: false });
-  const bad = origins.find((origin) => !/^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d+)?$/.test(origin));
+  const bad = origins.find((origin) => !isPolicyOrigin(origin));
   if (bad) throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme, host and port only), not "${bad}"`);
+  const plain = origins.find((origin) => !origin.startsWith("https:") && !isLoopbackHttp(new URL(origin)));
+  if (plain) throw new ConfigError(`${name} must list https:// origins (plain http:// only on a loopback host), not "${plain}"`);
   return origins;
 }
 

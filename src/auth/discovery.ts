@@ -16,8 +16,9 @@ export interface ProviderMetadata {
 
 /**
  * The endpoints of an OpenID provider, from `{issuer}/.well-known/openid-configuration`
- * (OpenID Connect Discovery 1.0, 4). The document must name the same issuer, and
- * its JWKS must be https unless the issuer is a loopback http one.
+ * (OpenID Connect Discovery 1.0, 4). The document must name the same issuer, and its
+ * JWKS and token endpoint must be https unless they are loopback http ones (a local or
+ * test provider): the keys are trusted, the console sends codes and tokens there.
  */
 export async function discoverProvider(issuer: string): Promise<ProviderMetadata> {
   const url = `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`;
@@ -28,5 +29,7 @@ export async function discoverProvider(issuer: string): Promise<ProviderMetadata
   if (typeof document.jwks_uri !== "string") throw new Error(`${url} has no jwks_uri`);
   const jwksUri = new URL(document.jwks_uri);
   if (jwksUri.protocol !== "https:" && !isLoopbackHttp(jwksUri)) throw new Error(`jwks_uri ${jwksUri.href} must be https`);
-  return { jwksUri, tokenEndpoint: URL.canParse(String(document.token_endpoint)) ? new URL(String(document.token_endpoint)) : undefined };
+  const tokenEndpoint = typeof document.token_endpoint === "string" && URL.canParse(document.token_endpoint) ? new URL(document.token_endpoint) : undefined;
+  if (tokenEndpoint && tokenEndpoint.protocol !== "https:" && !isLoopbackHttp(tokenEndpoint)) throw new Error(`token_endpoint ${tokenEndpoint.href} must be https`);
+  return { jwksUri, tokenEndpoint };
 }

@@ -57,6 +57,7 @@ export function registerDevCommand(program: Command): void {
         distDir: consolePaths().outDir,
         settings: consoleSettings({ issuer: identityProvider.issuer, audience: DEV_AUDIENCE, requiredScopes, ...config.console }),
         connectSrc: config.console.connectSrc,
+        log,
       });
       const authenticator = createJwtAuthenticator({
         issuer: identityProvider.issuer,

@@ -25,7 +25,7 @@ export function registerServeCommand(program: Command): void {
       const log = createLogger(config.logLevel);
       const knex = createDatabase(config.databaseUrl!, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
       // Served as built (npm run build:console); without a bundle, /console/ says how to build it.
-      const consoleSite = createConsoleSite({ distDir: consolePaths().outDir, settings: consoleSettings({ ...auth, ...config.console }), connectSrc: config.console.connectSrc });
+      const consoleSite = createConsoleSite({ distDir: consolePaths().outDir, settings: consoleSettings({ ...auth, ...config.console }), connectSrc: config.console.connectSrc, log });
       // The discovery document the keys are found by also names the token endpoint the console calls.
       const authenticator = createJwtAuthenticator({ ...auth, log, onDiscovered: ({ tokenEndpoint }) => tokenEndpoint && consoleSite.allowConnect(tokenEndpoint) });
       authenticator.start();

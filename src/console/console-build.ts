@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { acquireFileLock } from "./file-lock.js";
+import { acquireFileLock, describeHolder } from "./file-lock.js";
 
 /** The checkout's root: paths here never depend on the working folder (`cpb dev` may run anywhere). */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -126,7 +126,7 @@ export async function ensureConsoleBuilt(paths: ConsolePaths = consolePaths(), o
   const lockFile = `${paths.outDir}.lock`;
   const lock = await acquireFileLock(lockFile, {
     waitMs: options.lockWaitMs ?? 300_000,
-    onWait: () => options.report?.(`another process is building the console (${lockFile}): waiting for it…`),
+    onWait: (holder) => options.report?.(`${describeHolder(holder)} is building the console (${lockFile}): waiting for it…`),
   });
   try {
     // Another process may have built it while this one waited for the lock.

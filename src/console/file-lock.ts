@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { link, open, readFile, unlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 
-/** Who holds a lock: the lock file's one line, `PID HOST TOKEN`. */
+/** Who holds a lock: the lock file's one line, `PID HOST TOKEN` (an older lock's: `PID`). */
 export interface LockHolder {
   pid: number;
   host: string;
@@ -15,7 +15,7 @@ export interface FileLockOptions {
   waitMs: number;
   /** How often to look again while another holds it. */
   pollMs?: number;
-  /** Called once when the lock is held by another, before waiting for it. */
+  /** Called once when the lock is held by another (undefined: the file names none), before waiting for it. */
   onWait?: (holder: LockHolder | undefined) => void;
   /** Awaited between finding a stale lock and taking it over: tests pause a contender there to race another. */
   beforeTakeover?: () => Promise<void>;
@@ -36,9 +36,19 @@ export function formatHolder(holder: LockHolder): string {
   return `${holder.pid} ${holder.host} ${holder.token}\n`;
 }
 
+/** "process PID on HOST", or "another process" when the lock file names none. */
+export function describeHolder(holder: LockHolder | undefined): string {
+  return holder ? `process ${holder.pid} on ${holder.host}` : "another process";
+}
+
 function parseHolder(text: string): LockHolder | undefined {
   const match = /^(\d+) (\S+) (\S+)\n?$/.exec(text);
-  return match ? { pid: Number(match[1]), host: match[2]!, token: match[3]! } : undefined;
+  if (match) return { pid: Number(match[1]), host: match[2]!, token: match[3]! };
+  // The format before this one: the holder's pid alone, written on this host (no shared
+  // folder then). Its holder may still be building: waited for while it lives. No token:
+  // never one this process holds, so this pid's is an earlier process's.
+  const bare = /^(\d+)\s*$/.exec(text);
+  return bare ? { pid: Number(bare[1]), host: os.hostname(), token: "" } : undefined;
 }
 
 /**
@@ -57,27 +67,36 @@ function parseHolder(text: string): LockHolder | undefined {
  * under the guard that the name still is that file and still stale, and only then
  * removes it; then it competes for the lock like anyone. A lock file is only ever
  * removed by its holder or by the one guard's holder, so no two callers hold the lock.
+ *
+ * The deadline is checked on every pass, whatever happened in it: a name link(2) finds
+ * taken and open(2) finds missing (a dangling symlink) must end in the timeout too.
  */
 export async function acquireFileLock(file: string, options: FileLockOptions): Promise<FileLock> {
   const self: LockHolder = { pid: process.pid, host: os.hostname(), token: randomUUID() };
   const deadline = Date.now() + options.waitMs;
   let told = false;
+  // Whether the last pass already tried again at once: the next one waits a poll.
+  let hurried = false;
   for (;;) {
     if (await tryLink(file, self)) return { release: () => release(file, self) };
     const current = await readLock(file);
-    if (!current) continue; // released in the meantime
-    // Taken over (or found changed): try again at once. A guard held by another: wait like for a holder.
-    if (isStale(current.holder)) {
+    // Gone (released in the meantime) or taken over: worth trying again at once. A guard
+    // held by another (it is taking the lock over): wait as for a holder.
+    let changed = current === undefined;
+    if (current && isStale(current.holder)) {
       await options.beforeTakeover?.();
-      if (await removeStale(file, current.ino)) continue;
+      changed = await removeStale(file, current.ino);
     }
-    if (!told) options.onWait?.(current.holder);
-    told = true;
+    const again: boolean = changed && !hurried;
+    if (!again && !told) {
+      told = true;
+      options.onWait?.(current?.holder);
+    }
     if (Date.now() > deadline) {
-      const who = current.holder ? `process ${current.holder.pid} on ${current.holder.host}` : "another process";
-      throw new FileLockTimeoutError(`waited ${options.waitMs / 1000} s for ${file}, held by ${who}; if that process is gone, remove the file and any ${file}.takeover-* beside it`);
+      throw new FileLockTimeoutError(`waited ${options.waitMs / 1000} s for ${file}, held by ${describeHolder(current?.holder)}; if that process is gone, remove the file and any ${file}.takeover-* beside it`);
     }
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
+    hurried = again;
+    if (!again) await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
   }
 }
 

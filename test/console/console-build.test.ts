@@ -94,7 +94,7 @@ t.test("two processes at once build once; a lock left by a dead process is taken
 
   await writeFile(path.join(paths.sourceDir, "src", "main.ts"), "console.log(3);\n");
   await writeFile(`${paths.outDir}.lock`, formatHolder({ pid: 999_999_999, host: hostname(), token: "crashed" })); // no such process
-  t.equal(await ensureConsoleBuilt(paths, { build, lockWaitMs: 2_000 }), "built");
+  t.equal(await ensureConsoleBuilt(paths, { build, lockWaitMs: 60_000 }), "built");
 
   await writeFile(path.join(paths.sourceDir, "src", "main.ts"), "console.log(4);\n");
   const failing: ConsoleBuilder = async () => {
@@ -104,6 +104,19 @@ t.test("two processes at once build once; a lock left by a dead process is taken
   t.equal(await readFile(path.join(paths.outDir, "index.html"), "utf8"), "build 2", "the last good bundle stays");
   t.equal((await consoleBuildState(paths)).state, "stale", "and is still known to be stale");
   t.notOk(existsSync(`${paths.outDir}.lock`), "the lock released");
+});
+
+t.test("waiting for another's build: the progress line names the lock's holder", async (t) => {
+  const paths = await tempCheckout(t);
+  const { build, builds } = standInBuilder();
+  await mkdir(path.dirname(paths.outDir), { recursive: true });
+  const lockFile = `${paths.outDir}.lock`;
+  // A live process of this host (the test runner) holds it: waited for, never taken over.
+  await writeFile(lockFile, formatHolder({ pid: process.ppid, host: hostname(), token: "theirs" }));
+  const lines: string[] = [];
+  await t.rejects(ensureConsoleBuilt(paths, { build, lockWaitMs: 200, report: (line) => lines.push(line) }), { name: "FileLockTimeoutError" });
+  t.same(lines, [`process ${process.ppid} on ${hostname()} is building the console (${lockFile}): waiting for it…`]);
+  t.equal(builds(), 0);
 });
 
 t.test("two processes starting at once (npm start and npm test): one builds, the other waits and finds the bundle fresh", async (t) => {

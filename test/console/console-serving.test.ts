@@ -1,7 +1,8 @@
 // The console's files (issue 16): /console redirects, index.html revalidated, hashed
 // assets immutable and compressed, the console's policy on every answer (its connect-src
-// with the provider's token endpoint and CONSOLE_CONNECT_SRC), config.json from the
-// server's own settings, and a clear page when the bundle is not built.
+// with the provider's token endpoint and CONSOLE_CONNECT_SRC, only origins a policy can
+// name, https but on loopback), config.json from the server's own settings, and a clear
+// page when the bundle is not built.
 import t from "tap";
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -14,7 +15,10 @@ import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { exportJWK, generateKeyPair } from "jose";
 import { ConfigError, readConfig } from "../../src/config.js";
+import type { Logger } from "pino";
+import { discoverProvider } from "../../src/auth/discovery.js";
 import { consoleSettings, createConsoleSite } from "../../src/server/pages/console-site.js";
+import { consolePolicy, isPolicyOrigin } from "../../src/server/pages/page-security.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { startServeProcess } from "../helpers/serve-process.js";
 import { startTestServer } from "../helpers/server.js";
@@ -149,9 +153,67 @@ t.test("connect-src: CONSOLE_CONNECT_SRC's origins, and the token endpoint's onc
 
   const read = (value: string) => readConfig({ CONSOLE_CONNECT_SRC: value }, { host: "0.0.0.0" }).console.connectSrc;
   t.same(read("https://a.example.com, https://b.example.com:8443  http://127.0.0.1:9000"), ["https://a.example.com", "https://b.example.com:8443", "http://127.0.0.1:9000"], "space or comma separated");
+  t.same(read("http://localhost:3000 http://[::1]:8080"), ["http://localhost:3000", "http://[::1]:8080"], "plain http on a loopback host");
   t.same(read(""), []);
-  for (const bad of ["https://a.example.com/token", "*", "ftp://a.example.com", "a.example.com", "https://a.example.com;script-src", "https://a'unsafe-eval'.example.com"]) {
+  for (const bad of ["https://a.example.com/token", "*", "ftp://a.example.com", "a.example.com", "https://a.example.com;script-src", "https://a'unsafe-eval'.example.com", "https://*.example.com", "https://a_b.example.com"]) {
     t.throws(() => read(bad), new ConfigError(`CONSOLE_CONNECT_SRC must list origins such as https://app.example.com (scheme, host and port only), not "${bad}"`), `"${bad}" refused`);
+  }
+  for (const plain of ["http://api.example.com", "http://10.0.0.5:8080", "http://127.0.0.2"]) {
+    t.throws(() => read(`https://a.example.com ${plain}`), new ConfigError(`CONSOLE_CONNECT_SRC must list https:// origins (plain http:// only on a loopback host), not "${plain}"`), `"${plain}": plain http elsewhere than loopback refused`);
+  }
+});
+
+t.test("isPolicyOrigin: only scheme, host of letters, digits, hyphens and dots (or IPv6) and port", async (t) => {
+  for (const good of ["https://sso.example.com", "https://login.example.net:8443", "http://127.0.0.1:9000", "https://[::1]:8443", "https://xn--bcher-kva.example"]) {
+    t.ok(isPolicyOrigin(good), good);
+  }
+  // The origins of URLs that parse: each would widen the policy, end its directive or add a keyword.
+  for (const url of ["https://*/token", "https://*.example.com/token", "https://a;script-src.example.com/t", "https://a%3Bb.example.com/t", "https://a'unsafe-eval'.example.com/t", "https://a,b.example.com/t", "https://a_b.example.com/t"]) {
+    t.notOk(isPolicyOrigin(new URL(url).origin), `${url}: origin ${new URL(url).origin} refused`);
+  }
+  for (const bad of ["*", "https://sso.example.com/", "ftp://sso.example.com", "null", "https://sso.example.com 'unsafe-inline'", "https://a..b"]) t.notOk(isPolicyOrigin(bad), bad);
+});
+
+t.test("allowConnect: a token endpoint a policy cannot name, or on plain http elsewhere than loopback, is left out with a warning", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const warnings: unknown[] = [];
+  const log = { warn: (...args: unknown[]) => void warnings.push(args) } as unknown as Pick<Logger, "warn">;
+  const site = createConsoleSite({ distDir: await fakeBundle(t), settings: SETTINGS, log });
+  const server = await startTestServer(t, knex, { console: site });
+  const policyOf = async () => (await fetch(`${server.url}/console/`)).headers.get("content-security-policy");
+  const bad = ["https://*/token", "https://a;script-src.example.com/token", "https://a'unsafe-eval'.example.com/token", "http://login.example.net/token", "javascript:alert(1)"];
+  for (const url of bad) site.allowConnect(new URL(url));
+  t.equal(await policyOf(), POLICY, "the policy as it was");
+  t.same(warnings.map((args) => (args as [{ url: string }])[0].url), bad.map((url) => new URL(url).href), "a warning naming each");
+  site.allowConnect(new URL("http://127.0.0.1:9/token"));
+  t.match(await policyOf(), "; connect-src 'self' https://sso.example.com http://127.0.0.1:9;", "a loopback http one is allowed (a local provider)");
+  t.equal(warnings.length, bad.length);
+});
+
+t.test("the issuer's origin must be one a policy can name: the site is not created otherwise", async (t) => {
+  for (const issuer of ["https://*/realms/brokers", "https://a'unsafe-eval'.example.com", "https://a;b.example.com"]) {
+    const settings = consoleSettings({ issuer, audience: "cpb-api", requiredScopes: [], clientId: "cpb-console", thinGroupPrograms: 5 });
+    t.throws(() => createConsoleSite({ distDir: path.join(tmpdir(), "cpb-console-never-built"), settings }), { message: `AUTH_ISSUER's origin ${new URL(issuer).origin} cannot be named in the console's Content-Security-Policy` }, issuer);
+  }
+  t.throws(() => consolePolicy(ISSUER, ["https://*"]), { message: "https://* cannot be named in the console's Content-Security-Policy" }, "nor any other origin");
+});
+
+t.test("discovery: the token endpoint must be https, or http on a loopback host", async (t) => {
+  let tokenEndpoint = "";
+  const server = http.createServer((req, res) => {
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks`, token_endpoint: tokenEndpoint }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  for (const good of ["https://login.example.net/tenant/oauth2/v2.0/token", `${issuer}/token`, "http://localhost:9/token"]) {
+    tokenEndpoint = good;
+    t.equal((await discoverProvider(issuer)).tokenEndpoint?.href, good, good);
+  }
+  for (const bad of ["http://login.example.net/token", "ftp://login.example.net/token", "javascript:alert(1)"]) {
+    tokenEndpoint = bad;
+    await t.rejects(discoverProvider(issuer), { message: `token_endpoint ${new URL(bad).href} must be https` }, bad);
   }
 });
 
@@ -219,7 +281,8 @@ t.test("cpb serve: config.json from the environment; a bad CONSOLE_THIN_GROUP_PR
 
   const run = promisify(execFile);
   const serveWith = (env: Record<string, string>) =>
-    run(process.execPath, [cpb, "serve"], { env: { ...process.env, DATABASE_URL: url, AUTH_ISSUER: "https://sso.example.com", AUTH_AUDIENCE: "cpb-api", ...env } }).then(
+    // Killed if it serves instead of exiting (a setting let through), rather than outliving the test.
+    run(process.execPath, [cpb, "serve"], { timeout: 60_000, env: { ...process.env, DATABASE_URL: url, AUTH_ISSUER: "https://sso.example.com", AUTH_AUDIENCE: "cpb-api", ...env } }).then(
       () => ({ code: 0, stderr: "" }),
       (error: { code: number; stderr: string }) => error,
     );
@@ -231,4 +294,7 @@ t.test("cpb serve: config.json from the environment; a bad CONSOLE_THIN_GROUP_PR
   const badOrigin = await serveWith({ CONSOLE_CONNECT_SRC: "https://ok.example.com https://sso.example.com/token" });
   t.equal(badOrigin.code, 2, "a bad CONSOLE_CONNECT_SRC: exit 2");
   t.match(badOrigin.stderr, `CONSOLE_CONNECT_SRC must list origins such as https://app.example.com (scheme, host and port only), not "https://sso.example.com/token"`);
+  const plainOrigin = await serveWith({ CONSOLE_CONNECT_SRC: "https://ok.example.com http://api.example.com" });
+  t.equal(plainOrigin.code, 2, "a plain http CONSOLE_CONNECT_SRC elsewhere than loopback: exit 2");
+  t.match(plainOrigin.stderr, `CONSOLE_CONNECT_SRC must list https:// origins (plain http:// only on a loopback host), not "http://api.example.com"`);
 });

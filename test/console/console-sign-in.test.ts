@@ -13,7 +13,7 @@ import { fetchAccessToken } from "../../src/auth/client-credentials.js";
 import { consolePaths, ensureConsoleBuilt } from "../../src/console/console-build.js";
 import { DEV_AUDIENCE, DEV_CLIENT, DEV_SCOPE, DEV_USER } from "../../src/dev/dev-identity.js";
 import { startBrowser } from "../helpers/browser.js";
-import { CLIENT_ID, signInAsDemo, startConsoleStack, watchProblems } from "./helpers/console-stack.js";
+import { CLIENT_ID, reachLoginPage, signInAsDemo, startConsoleStack, watchProblems } from "./helpers/console-stack.js";
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -146,14 +146,8 @@ t.test("the console app in a real browser: the demo user signs in and the page h
   const tokenAnswer = page.waitForResponse((response) => response.url().endsWith("/oidc/token") && response.request().method() === "POST", { timeout: 60_000 });
   const consolePage = await page.goto(`${base}/console/`);
   t.equal(consolePage?.headers()["content-security-policy"]?.startsWith("default-src 'none'; script-src 'self'"), true);
-  // The app may go to the provider at once, or offer its button. Never a click by name
-  // left waiting: the provider's login page has a "Sign in" button too, and a pending click
-  // pressed it once the form was filled, signing in under signInAsDemo's own click.
-  const atProvider = page.waitForURL(/\/oidc\/interaction\//, { timeout: 30_000 });
-  const appButton = page.getByTestId("sign-in");
-  await Promise.race([atProvider, appButton.waitFor({ timeout: 30_000 })]);
-  if (!/\/oidc\/interaction\//.test(page.url())) await appButton.click();
-  await atProvider;
+  // The app may go to the provider at once, or offer its button.
+  await reachLoginPage(page);
   await signInAsDemo(page, t);
   const tokenRequest = (await tokenAnswer).request();
   const sent = new URLSearchParams(tokenRequest.postData() ?? "");

@@ -1,10 +1,12 @@
 import { Code } from "@connectrpc/connect";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { Logger } from "pino";
+import { isLoopbackHttp } from "../../auth/loopback.js";
 import { problem, writeProblem } from "../../transcoding/problem-document.js";
 import type { NodeRequest, NodeResponse } from "../../transcoding/node-types.js";
 import { createStaticFile, type StaticFile } from "../static-file.js";
-import { consolePolicy, PAGE_HEADERS } from "./page-security.js";
+import { consolePolicy, isPolicyOrigin, PAGE_HEADERS } from "./page-security.js";
 
 /** Where the console is served. */
 export const CONSOLE_PATH = "/console";
@@ -37,7 +39,9 @@ export interface ConsoleSite {
   /**
    * Lets the app call the origin of `url` from now on (connect-src): the provider's token
    * endpoint, known once its discovery document is read (the authenticator reads it at
-   * start-up, before /readyz turns 200).
+   * start-up, before /readyz turns 200). An origin that is not https (but a loopback
+   * http one) or that a policy cannot name (isPolicyOrigin) is left out, with a warning:
+   * the document comes from the network, and an origin `https://*` would allow any host.
    */
   allowConnect(url: URL): void;
 }
@@ -98,11 +102,13 @@ const CONTENT_TYPES: Record<string, string> = {
  * identity provider and sends the token with its API calls. Without a bundle, `/console/`
  * says how to build one.
  */
-export function createConsoleSite({ distDir, settings, connectSrc = [] }: {
+export function createConsoleSite({ distDir, settings, connectSrc = [], log }: {
   distDir: string;
   settings: ConsoleSettings;
   /** CONSOLE_CONNECT_SRC: more origins the app may call (connect-src), set by the operator. */
   connectSrc?: readonly string[];
+  /** Where an origin left out of the policy is told; a process warning (stderr) without it. */
+  log?: Pick<Logger, "warn">;
 }): ConsoleSite {
   const connectOrigins = new Set(connectSrc);
   let policy = consolePolicy(settings.issuer, [...connectOrigins]);
@@ -122,7 +128,12 @@ export function createConsoleSite({ distDir, settings, connectSrc = [] }: {
   return {
     built,
     allowConnect(url) {
-      if (url.protocol !== "https:" && url.protocol !== "http:") return;
+      if ((url.protocol !== "https:" && !isLoopbackHttp(url)) || !isPolicyOrigin(url.origin)) {
+        const message = "the console's policy leaves out an origin the app was to call: not https, or not one a Content-Security-Policy can name";
+        if (log) log.warn({ url: url.href }, message);
+        else process.emitWarning(`${message}: ${url.href}`);
+        return;
+      }
       connectOrigins.add(url.origin);
       policy = consolePolicy(settings.issuer, [...connectOrigins]);
     },

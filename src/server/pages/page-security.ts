@@ -12,6 +12,17 @@ export const BASE_POLICY = "default-src 'none'; base-uri 'none'; form-action 'no
 export const PAGE_HEADERS = { "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
 
 /**
+ * Whether `origin` may be written into a policy's source list: `http(s)://host[:port]`
+ * with a host of letters, digits, hyphens and dots (CSP 3, 2.3.1: host-char is ALPHA,
+ * DIGIT or "-") or an IPv6 literal. A URL's origin may hold what a source list reads
+ * otherwise: `new URL("https://*").origin` is "https://*", which allows every host,
+ * and a host with `;` or `'` would end the directive or add a keyword ('unsafe-eval').
+ */
+export function isPolicyOrigin(origin: string): boolean {
+  return /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/.test(origin);
+}
+
+/**
  * The console's policy: its own scripts and styles only (Vite emits no inline script),
  * images also as data: and blob: URLs (ECharts' "save as image"), calls to this origin,
  * the identity provider's (its discovery document) and `connectOrigins` (the token
@@ -22,6 +33,10 @@ export const PAGE_HEADERS = { "x-content-type-options": "nosniff", "referrer-pol
  */
 export function consolePolicy(issuer: string, connectOrigins: readonly string[] = []): string {
   const issuerOrigin = new URL(issuer).origin;
+  // AUTH_ISSUER is checked to be an https (or loopback http) URL, which its origin may still not be.
+  if (!isPolicyOrigin(issuerOrigin)) throw new Error(`AUTH_ISSUER's origin ${issuerOrigin} cannot be named in the console's Content-Security-Policy`);
+  const bad = connectOrigins.find((origin) => !isPolicyOrigin(origin));
+  if (bad !== undefined) throw new Error(`${bad} cannot be named in the console's Content-Security-Policy`);
   const connect = [...new Set([issuerOrigin, ...connectOrigins])];
   return [
     "default-src 'none'",

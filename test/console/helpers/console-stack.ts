@@ -92,19 +92,30 @@ export async function signInAsDemo(page: Page, t: Pick<Test, "match">): Promise<
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+/** The provider's login page. */
+const LOGIN_PAGE = /\/oidc\/interaction\//;
+
 /**
- * Opens `url` of the console and signs in as the demo user. Without a session the app goes
- * to the provider by itself (README, Console); after a sign-out it offers its button. The
- * button is found by its test id: the provider's login page has a "Sign in" button too,
- * which a click by name, still waiting when the page leaves, would press too early.
+ * From a console page just opened to the provider's login page. Without a session the app
+ * goes there by itself (README, Console); after a sign-out it offers its button. The
+ * button is found by its test id and pressed only while the page is still the console's:
+ * the provider's login page has a "Sign in" button too, which a click by name, still
+ * waiting when the page leaves, would press too early (signing in under signInAsDemo).
  */
-export async function openSignedIn(page: Page, url: string, t: Pick<Test, "match">): Promise<void> {
-  await page.goto(url);
-  const atProvider = page.waitForURL(/\/oidc\/interaction\//, { timeout: 30_000 });
+export async function reachLoginPage(page: Page): Promise<void> {
+  const atProvider = page.waitForURL(LOGIN_PAGE, { timeout: 30_000 });
+  // Observed now: if the click below throws, this wait's own later failure must not be an unhandled rejection.
+  atProvider.catch(() => {});
   const button = page.getByTestId("sign-in");
   await Promise.race([atProvider, button.waitFor({ timeout: 30_000 })]);
-  if (!/\/oidc\/interaction\//.test(page.url())) await button.click();
+  if (!LOGIN_PAGE.test(page.url())) await button.click();
   await atProvider;
+}
+
+/** Opens `url` of the console and signs in as the demo user. */
+export async function openSignedIn(page: Page, url: string, t: Pick<Test, "match">): Promise<void> {
+  await page.goto(url);
+  await reachLoginPage(page);
   await signInAsDemo(page, t);
   await page.locator('[data-testid="auth-state"][data-state="signed-in"]').waitFor({ timeout: 30_000 });
 }

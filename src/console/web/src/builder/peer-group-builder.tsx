@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { getCompany } from "../api/benchmark-api.js";
 import type { ApiClient } from "../api/client.js";
 import { ApiProblem, type FieldProblem } from "../api/problem.js";
@@ -11,6 +11,7 @@ import { prefillFromCompany } from "./company-prefill.js";
 import { CompanySearch } from "./company-search.js";
 import { CoverageField } from "./coverage-field.js";
 import { GroupProblems } from "./group-problems.js";
+import { createLatestOnly } from "./latest-only.js";
 import { NaicsField } from "./naics-field.js";
 import { OrganizationTypesField } from "./organization-types-field.js";
 import { WindowField } from "./window-field.js";
@@ -32,12 +33,20 @@ interface PeerGroupBuilderProps {
  */
 export function PeerGroupBuilder({ api, group, update, reference, companyName, refused }: PeerGroupBuilderProps) {
   const [companyError, setCompanyError] = useState("");
+  const [companyRequests] = useState(createLatestOnly);
+  // The group and reference data as they are when an answer arrives, not as they were when the company was picked.
+  const current = useRef({ group, reference });
+  current.current = { group, reference };
   const chooseCompany = (summary: CompanySummary) => {
     setCompanyError("");
+    const isLatest = companyRequests.begin();
     // The search rows lack NAICS and exposure; the company record has them (SEMANTICS.md 10).
     getCompany(api, summary.id).then(
-      ({ data }) => update(prefillFromCompany(data, group, reference)),
+      ({ data }) => {
+        if (isLatest()) update(prefillFromCompany(data, current.current.group, current.current.reference));
+      },
       (err: unknown) => {
+        if (!isLatest()) return;
         // The group keeps the company, but nothing was filled in: say so rather than leave the last company's inputs looking like this one's.
         setCompanyError(`${summary.companyName}'s details could not be read (${err instanceof ApiProblem ? err.detail : String(err)}), so nothing was filled in: set the group by hand, or choose the company again.`);
         update({ companyId: String(summary.id) });

@@ -8,6 +8,12 @@ let library: Promise<typeof EChartsModule> | null = null;
 const loadLibrary = () => (library ??= import("./echarts.js"));
 
 /**
+ * A chart's element, holding its ECharts instance: the browser tests reach the chart
+ * through it (`convertToPixel`) to point at a mark by its data, not at a guessed pixel.
+ */
+export type ChartElement = HTMLDivElement & { chart?: ECharts };
+
+/**
  * Draws `option` into the returned element's ref, and keeps it drawn: resized with its
  * box (phone rotation, the print layout), replaced when the option changes, disposed
  * with the component.
@@ -30,6 +36,7 @@ export function useChart(option: ChartOption | null) {
       if (disposed) return;
       // A high pixel ratio so the printed report is sharp, not the screen's 1x bitmap.
       chart.current = init(element, null, { renderer: "canvas", devicePixelRatio: Math.max(2, devicePixelRatio) });
+      (element as ChartElement).chart = chart.current;
       if (latest.current) chart.current.setOption(latest.current, true);
       observer = new ResizeObserver(resize);
       observer.observe(element);
@@ -46,6 +53,7 @@ export function useChart(option: ChartOption | null) {
       print.removeEventListener("change", resize);
       chart.current?.dispose();
       chart.current = null;
+      delete (element as ChartElement).chart;
     };
     // The chart lives as long as the element; option changes are the next effect's job.
   }, []);

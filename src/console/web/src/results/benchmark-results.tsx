@@ -25,9 +25,11 @@ export function BenchmarkResultsView({ group, results, reference, companyName, t
   // Client marks come from the group each answer was asked for, not the group being typed.
   const assessed = assessment.group ?? group;
   const rpmGroup = rpm.group ?? group;
+  const adequacyGroup = adequacy.group ?? group;
   const a = assessment.answer?.data ?? null;
   const counts: FigureCounts = { programs: a?.totalProgramCount ?? null, losses: a?.totalLossCount ?? null };
-  const adequacyCounts: FigureCounts = isDefaultWindow(group)
+  // Its window note follows the answer drawn, so the figure stays one group's while the next loads.
+  const adequacyCounts: FigureCounts = isDefaultWindow(adequacyGroup)
     ? counts
     : {
         programs: adequacyPrograms.answer?.data ?? null,
@@ -57,7 +59,7 @@ export function BenchmarkResultsView({ group, results, reference, companyName, t
         <DistributionFigure kind="premium" distribution={a?.premiumDistribution ?? null} clientAmount={assessed.premium} counts={counts} loading={assessment.loading} problem={assessment.problem} />
         <DistributionFigure kind="retention" distribution={a?.retentionDistribution ?? null} clientAmount={assessed.retention} counts={counts} loading={assessment.loading} problem={assessment.problem} />
         <RpmFigure rpm={rpm.answer?.data ?? null} hasClient={Number(rpmGroup.limit) > 0 && rpmGroup.premium !== ""} counts={counts} loading={rpm.loading} problem={rpm.problem} />
-        <LimitAdequacyFigure adequacy={adequacy.answer?.data ?? null} hasClient={(adequacy.group ?? group).limit !== ""} counts={adequacyCounts} loading={adequacy.loading} problem={adequacy.problem} />
+        <LimitAdequacyFigure adequacy={adequacy.answer?.data ?? null} hasClient={adequacyGroup.limit !== ""} counts={adequacyCounts} loading={adequacy.loading} problem={adequacy.problem} />
       </div>
     </div>
   );

@@ -22,6 +22,7 @@ import { consolePolicy, isPolicyOrigin } from "../../src/server/pages/page-secur
 import { createTestDatabase } from "../helpers/database.js";
 import { startServeProcess } from "../helpers/serve-process.js";
 import { startTestServer } from "../helpers/server.js";
+import { rawGet } from "../helpers/raw-get.js";
 
 const ISSUER = "https://sso.example.com/realms/brokers";
 const POLICY =
@@ -41,17 +42,6 @@ async function fakeBundle(t: { teardown(fn: () => unknown): void }): Promise<str
   await writeFile(path.join(dir, "assets", "index-Cq3v8ZpA.css"), "body{margin:0}");
   await writeFile(path.join(dir, ".source-hash"), "abc\n");
   return dir;
-}
-
-/** The bytes as sent: fetch would decompress them. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on("error", reject);
-  });
 }
 
 t.test("the built console: redirect, revalidated index, immutable hashed assets, one strict policy", async (t) => {

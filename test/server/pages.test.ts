@@ -2,22 +2,11 @@
 // OpenAPI document and the interactive reference, the last in a real browser.
 import t from "tap";
 import { gunzipSync } from "node:zlib";
-import http from "node:http";
 import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
 import { startBrowser } from "../helpers/browser.js";
 import { startAuthenticatedServer } from "../helpers/authenticated-server.js";
-
-/** The bytes as sent: fetch would decompress them. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on("error", reject);
-  });
-}
+import { rawGet } from "../helpers/raw-get.js";
 
 t.test("the front page: what the service is, and links to the rest", async (t) => {
   const { knex } = await createTestDatabase(t);

@@ -7,29 +7,12 @@ import { problem, writeProblem } from "../../transcoding/problem-document.js";
 import type { NodeRequest, NodeResponse } from "../../transcoding/node-types.js";
 import { createStaticFile, type StaticFile } from "../static-file.js";
 import { consolePolicy, isPolicyOrigin, PAGE_HEADERS } from "./page-security.js";
+import type { ConsoleSettings } from "../../console/console-settings.js";
 
 /** Where the console is served. */
 export const CONSOLE_PATH = "/console";
 
-/** What the browser app reads from `/console/config.json`, and nothing else, to configure itself. */
-export interface ConsoleSettings {
-  /** AUTH_ISSUER: where the app discovers the provider's endpoints. */
-  issuer: string;
-  /** CONSOLE_CLIENT_ID: the public client (authorization code with PKCE) registered for the console. */
-  clientId: string;
-  /**
-   * The API's audience (AUTH_AUDIENCE), sent as the RFC 8707 `resource` of the
-   * authorization and token requests; null when the provider refuses the parameter
-   * (Entra ID's v2 endpoint: the scope names the API there), and the app sends none.
-   */
-  resource: string | null;
-  /** `openid` and the scopes the API requires (AUTH_REQUIRED_SCOPES), space-separated; or CONSOLE_SCOPE. */
-  scope: string;
-  /** CONSOLE_THIN_GROUP_PROGRAMS: peer groups with fewer programs are flagged as thin. */
-  thinGroupPrograms: number;
-  /** Where the REST face of the API is, on this origin. */
-  apiBase: string;
-}
+export type { ConsoleSettings };
 
 export interface ConsoleSite {
   /** Whether a built bundle was found: the front page links the console only then. */

@@ -1,21 +1,7 @@
-/** What the server tells the console at `GET /console/config.json` (issue 16). */
-export interface ConsoleConfig {
-  /** The OpenID provider (discovery at `{issuer}/.well-known/openid-configuration`). */
-  issuer: string;
-  /** The console's public client (no secret: a browser cannot keep one). */
-  clientId: string;
-  /**
-   * The API's audience, sent as an RFC 8707 resource indicator so the access token is a
-   * JWT for the API; null for providers that refuse the parameter (Entra ID v2, where
-   * the scope names the API instead).
-   */
-  resource: string | null;
-  scope: string;
-  /** Below this many programs a peer group is flagged as thin. */
-  thinGroupPrograms: number;
-  /** The API's path prefix, e.g. `/commercialpolicybenchmark/v2.0`. */
-  apiBase: string;
-}
+import type { ConsoleSettings } from "../../console-settings.js";
+
+/** The console's settings, as the server gives them (one contract with the server). */
+export type ConsoleConfig = ConsoleSettings;
 
 /** Reads the config once at start-up; a missing member is a deployment error, reported as such. */
 export async function loadConfig(): Promise<ConsoleConfig> {

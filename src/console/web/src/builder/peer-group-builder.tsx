@@ -54,6 +54,7 @@ export function PeerGroupBuilder({ api, group, update, reference, companyName, r
     );
   };
 
+  const exposureUnit = group.exposureType === "Employees" ? "count" : "dollars";
   return (
     <form class="builder no-print" aria-label="Peer group" onSubmit={(e) => e.preventDefault()}>
       <h2 class="builder-title">Peer group</h2>
@@ -82,7 +83,7 @@ export function PeerGroupBuilder({ api, group, update, reference, companyName, r
           <AmountField
             id="exposure-low"
             label="From"
-            unit={group.exposureType === "Employees" ? "count" : "dollars"}
+            unit={exposureUnit}
             value={group.exposureRangeLow}
             required
             onCommit={(v) => update({ exposureRangeLow: v })}
@@ -90,7 +91,7 @@ export function PeerGroupBuilder({ api, group, update, reference, companyName, r
           <AmountField
             id="exposure-high"
             label="To"
-            unit={group.exposureType === "Employees" ? "count" : "dollars"}
+            unit={exposureUnit}
             value={group.exposureRangeHigh}
             required
             onCommit={(v) => update({ exposureRangeHigh: v })}

@@ -1,7 +1,8 @@
 import os from "node:os";
 import { isLoopbackHttp } from "./auth/loopback.js";
+import { ConfigError } from "./config-error.js";
 import { STANDARD_RULE, type DisclosureRule } from "./benchmark/disclosure-rule.js";
-import { isPolicyOrigin } from "./server/pages/page-security.js";
+import { isPolicyOrigin } from "./pages/page-security.js";
 
 /**
  * The environment, read and checked once at start-up (CONVENTIONS.md, Configuration).
@@ -39,8 +40,6 @@ export interface Config {
    */
   console: { clientId: string; thinGroupPrograms: number; scope?: string; resource?: string | null; connectSrc: string[] };
 }
-
-export class ConfigError extends Error {}
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 

@@ -1,5 +1,6 @@
 import t from "tap";
-import { ConfigError, readConfig } from "../src/config.js";
+import { ConfigError } from "../src/config-error.js";
+import { readConfig } from "../src/config.js";
 
 const serve = { host: "0.0.0.0" };
 

@@ -1,4 +1,4 @@
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../config-error.js";
 import { isLoopbackHttp } from "./loopback.js";
 
 export interface AuthConfig {

@@ -1,13 +1,7 @@
 import { createContextKey, type Interceptor } from "@connectrpc/connect";
-import { requestInfoKey, type RequestInfo } from "../rpc/request-info.js";
+import { requestInfoKey, type RequestInfo } from "../load-control/request-info.js";
+import type { Identity } from "./identity.js";
 import type { VerifiedTokenStats } from "./verified-tokens.js";
-
-/** Who is calling, as the access token says. */
-export interface Identity {
-  readonly subject: string;
-  readonly clientId?: string;
-  readonly scopes: readonly string[];
-}
 
 /**
  * Turns the Authorization header of a call into an identity, or throws a

@@ -1,7 +1,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
 import type { Logger } from "pino";
-import type { Authenticator, Identity } from "./authenticator.js";
+import type { Authenticator } from "./authenticator.js";
+import type { Identity } from "./identity.js";
 import { insufficientScope, invalidToken, missingToken } from "./bearer-errors.js";
 import { discoverProvider, type ProviderMetadata } from "./discovery.js";
 import { VerifiedTokens, type VerifiedTokenStats } from "./verified-tokens.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { Identity } from "./authenticator.js";
+import type { Identity } from "./identity.js";
 
 export interface VerifiedTokensOptions {
   /** How long a verification is trusted at most. */

@@ -14,7 +14,7 @@ import { generateDataset } from "../ingest/generate/generate-dataset.js";
 import { ImportRejectedError, importDataset } from "../ingest/import-dataset.js";
 import { formatReject } from "../ingest/reject-report.js";
 import { createLogger } from "../log.js";
-import { consoleSettings, createConsoleSite } from "../server/pages/console-site.js";
+import { consoleSettings, createConsoleSite } from "../pages/console-site.js";
 import { createDatabase, migrateToLatest, SERVER_QUERY_TIMEOUT_MS } from "../store/database.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../config-error.js";
 import { registerDevCommand } from "./dev-command.js";
 import { registerDataCommands } from "./data-commands.js";
 import { registerServeCommand } from "./serve-command.js";

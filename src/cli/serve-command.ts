@@ -1,10 +1,11 @@
 import type { Command } from "commander";
 import { readAuthConfig } from "../auth/auth-config.js";
 import { createJwtAuthenticator } from "../auth/jwt-authenticator.js";
-import { ConfigError, readConfig } from "../config.js";
+import { ConfigError } from "../config-error.js";
+import { readConfig } from "../config.js";
 import { createLogger } from "../log.js";
 import { consolePaths } from "../console/console-build.js";
-import { consoleSettings, createConsoleSite } from "../server/pages/console-site.js";
+import { consoleSettings, createConsoleSite } from "../pages/console-site.js";
 import { createDatabase, SERVER_QUERY_TIMEOUT_MS } from "../store/database.js";
 import { runServer } from "./run-server.js";
 

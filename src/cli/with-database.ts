@@ -1,4 +1,5 @@
-import { ConfigError, readConfig } from "../config.js";
+import { ConfigError } from "../config-error.js";
+import { readConfig } from "../config.js";
 import { createDatabase } from "../store/database.js";
 
 /** Runs work on DATABASE_URL with a small pool, closed afterwards; exit 2 when it is not set. */

@@ -12,6 +12,13 @@ export function devIssuer(port: number): string {
   return `http://127.0.0.1:${port}${DEV_ISSUER_PATH}`;
 }
 
+/** Someone who may sign in at the dev provider's login page. */
+export interface DevUser {
+  username: string;
+  password: string;
+  name: string;
+}
+
 /** The person who signs in to the console under `cpb dev` (printed in the banner). */
 export const DEV_USER = { username: "demo", password: "demo-password", name: "Demo Broker" };
 

@@ -2,6 +2,7 @@ import Provider, { errors, type ClientMetadata, type Configuration } from "oidc-
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { DevUser } from "./dev-identity.js";
 import { handleInteraction, INTERACTION_PATH } from "./provider-interactions.js";
 import { providerPagePolicy, signOutPage, signedOutPage } from "./sign-in-pages.js";
 
@@ -24,13 +25,6 @@ export interface DevPublicClient {
   postLogoutRedirectUris: string[];
   /** The resource scopes its tokens may carry (besides openid). */
   scopes: string[];
-}
-
-/** Someone who may sign in at the provider's login page. */
-export interface DevUser {
-  username: string;
-  password: string;
-  name: string;
 }
 
 /** An API the provider issues tokens for (an RFC 8707 resource indicator). */

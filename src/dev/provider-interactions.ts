@@ -1,6 +1,6 @@
 import type Provider from "oidc-provider";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { DevUser } from "./identity-provider.js";
+import type { DevUser } from "./dev-identity.js";
 import { loginForm, notice, providerPagePolicy, sendPage } from "./sign-in-pages.js";
 
 /** Where oidc-provider sends a browser that must sign in (its `interactions.url`), under the issuer. */

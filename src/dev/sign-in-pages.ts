@@ -1,7 +1,7 @@
 // The HTML of the dev provider's own pages (login, sign-out, signed out) and the policy
 // they are served with; when the provider shows them is provider-interactions.ts's.
 import type { ServerResponse } from "node:http";
-import { cspHash } from "../server/pages/page-security.js";
+import { cspHash } from "../pages/page-security.js";
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:24rem;margin:4rem auto;padding:0 1rem;color:#1b1f24}
 h1{font-size:1.4rem}label{display:block;margin:.8rem 0}input{display:block;width:100%;box-sizing:border-box;padding:.4rem;font:inherit}

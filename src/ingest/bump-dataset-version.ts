@@ -1,7 +1,6 @@
 import type { Client } from "pg";
 
-/** The channel servers LISTEN on to learn that the data changed. */
-export const DATASET_VERSION_CHANNEL = "cpb_dataset_version";
+import { DATASET_VERSION_CHANNEL } from "../store/dataset-version-watcher.js";
 
 /**
  * Bumps the dataset version inside the caller's transaction and queues a

@@ -1,5 +1,5 @@
 import { Counter, Gauge, type Registry } from "prom-client";
-import type { AdmissionGate } from "../server/admission-gate.js";
+import type { AdmissionGate } from "../load-control/admission-gate.js";
 import { mirrorCount } from "./mirrored-count.js";
 
 /** The admission gate of the peer-group calls (admission-gate.ts), read at scrape time. */

@@ -1,5 +1,5 @@
 import { Counter, Gauge, type Registry } from "prom-client";
-import type { AnswerCache } from "../server/answer-cache.js";
+import type { AnswerCache } from "../load-control/answer-cache.js";
 import { mirrorCount } from "./mirrored-count.js";
 
 /** The answer cache's counts (answer-cache.ts), read at scrape time: its hot path only increments numbers. */

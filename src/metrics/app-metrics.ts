@@ -1,5 +1,5 @@
-import type { AdmissionGate } from "../server/admission-gate.js";
-import type { AnswerCache } from "../server/answer-cache.js";
+import type { AdmissionGate } from "../load-control/admission-gate.js";
+import type { AnswerCache } from "../load-control/answer-cache.js";
 import type { DisclosureGuard } from "../services/disclosure-guard.js";
 
 /** What the app (create-app.ts) hands to the metrics: the parts it makes itself. */

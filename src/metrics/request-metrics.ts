@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
-import { protocolOf, requestInfoOf } from "../server/request-log.js";
+import { protocolOf, requestInfoOf } from "../load-control/request-info.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import { requestPath } from "../transcoding/request-target.js";
 import type { OperationNamer } from "./operation-names.js";

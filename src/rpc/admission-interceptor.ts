@@ -1,5 +1,5 @@
 import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
-import { GateRefusal, type AdmissionGate } from "../server/admission-gate.js";
+import { GateRefusal, type AdmissionGate } from "../load-control/admission-gate.js";
 import { withRequestSignal } from "../store/query-cancellation.js";
 
 /**

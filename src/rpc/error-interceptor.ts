@@ -2,7 +2,7 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { isDatabaseUnavailable } from "../store/database-errors.js";
 import { codeName } from "./http-status.js";
-import { requestInfoKey } from "./request-info.js";
+import { requestInfoKey } from "../load-control/request-info.js";
 
 /**
  * Errors cross the boundary once, here: a ConnectError passes as it is; a database

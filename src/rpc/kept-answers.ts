@@ -1,7 +1,7 @@
 import { create, isMessage, toBinary, type DescMessage, type DescService, type MessageInitShape, type MessageShape, type UnknownField } from "@bufbuild/protobuf";
 import { BinaryReader } from "@bufbuild/protobuf/wire";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import type { AnswerCache } from "../server/answer-cache.js";
+import type { AnswerCache } from "../load-control/answer-cache.js";
 import { responseCaptureKey } from "./response-capture.js";
 
 /** Content types whose messages go out in protobuf binary: gRPC, gRPC-Web and Connect with the proto codec. */

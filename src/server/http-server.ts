@@ -5,7 +5,7 @@ import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import { followConnections } from "./connection-drain.js";
 import { newConnectionsSignal } from "./new-connections.js";
 import { createOnePortServer } from "./one-port.js";
-import { deferTurnsWhile } from "./turns.js";
+import { deferTurnsWhile } from "../load-control/turns.js";
 
 export interface RunningServer {
   readonly url: string;

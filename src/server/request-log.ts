@@ -1,16 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
-import type { RequestInfo } from "../rpc/request-info.js";
+import { attachRequestInfo, protocolOf, type RequestInfo } from "../load-control/request-info.js";
 import { requestPath } from "../transcoding/request-target.js";
 import { traceIdOf } from "./trace-context.js";
 
 // CONVENTIONS.md: a caller's own id is kept when it is 1 to 128 of these characters.
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-// A property of the request, not a WeakMap entry: no ephemeron for the collector per request.
-const INFO = Symbol("requestInfo");
-type WithInfo = NodeRequest & { [INFO]?: RequestInfo };
 
 /**
  * Gives the request its id (the caller's, when acceptable, else a new one), echoes
@@ -24,7 +20,7 @@ export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): 
   // The caller's trace (W3C traceparent), so that its lines join it in their tracing.
   const traceId = traceIdOf(req.headers.traceparent);
   const info = new LoggedRequest(requestId, log, traceId);
-  (req as WithInfo)[INFO] = info;
+  attachRequestInfo(req, info);
   res.setHeader("x-request-id", requestId);
   const started = performance.now();
   // `on`, not `once`: the response is closed once and then dropped, and `once` costs a wrapper.
@@ -81,19 +77,4 @@ class LoggedRequest implements RequestInfo {
   get log(): Logger {
     return (this.#child ??= this.root.child({ requestId: this.requestId, traceId: this.traceId }));
   }
-}
-
-/** The RequestInfo begun for a request. */
-export function requestInfoOf(req: NodeRequest): RequestInfo | undefined {
-  return (req as WithInfo)[INFO];
-}
-
-/** The protocol a request came in, by its headers and path: grpc, grpc-web, connect or rest (the log line's and the metrics' label). */
-export function protocolOf(req: NodeRequest, path: string): string {
-  const contentType = String(req.headers["content-type"] ?? "");
-  if (contentType.startsWith("application/grpc-web")) return "grpc-web";
-  if (contentType.startsWith("application/grpc")) return "grpc";
-  if (req.headers["connect-protocol-version"] || contentType.startsWith("application/connect+")) return "connect";
-  if (/^\/[a-z0-9_.]+\.[A-Za-z0-9_]+\/[A-Za-z0-9_]+$/.test(path)) return "connect";
-  return "rest";
 }

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { DisclosureRefusalSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
 import { disclosureRefusal, type DisclosureCondition, type DisclosureRule, type FigureName } from "../benchmark/disclosure-rule.js";
 import type { Contributors } from "../benchmark/peer-statistics.js";
-import { requestInfoKey } from "../rpc/request-info.js";
+import { requestInfoKey } from "../load-control/request-info.js";
 
 /** Applies the disclosure rule to the figures a service is about to answer. */
 export interface DisclosureGuard {

@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { HealthCheckResponse_ServingStatus as Status, type Health } from "../../gen/health/v1/health_pb.js";
-import type { Readiness } from "../server/readiness.js";
+import type { Readiness } from "../load-control/readiness.js";
 
 const WATCH_INTERVAL_MS = 5_000;
 

@@ -1,6 +1,8 @@
 import pg from "pg";
 import type { Logger } from "pino";
-import { DATASET_VERSION_CHANNEL } from "../ingest/bump-dataset-version.js";
+
+/** The channel servers LISTEN on to learn that the data changed; an import NOTIFYs it. */
+export const DATASET_VERSION_CHANNEL = "cpb_dataset_version";
 
 /** The application_name of the watcher's connection, so operators (and tests) can find it in pg_stat_activity. */
 export const DATASET_WATCHER_APPLICATION_NAME = "cpb-dataset-watcher";

@@ -4,7 +4,7 @@ import type { LossYearFilter } from "../benchmark/loss-years.js";
 import type { PeerGroup } from "../benchmark/peer-group.js";
 import type { LimitAdequacyStatistics } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
-import { inTurn } from "../server/turns.js";
+import { inTurn } from "../load-control/turns.js";
 import { caseBytesSql, readCaseBytes } from "./case-bytes.js";
 import { contributorColumns, toContributors } from "./contributor-counts.js";
 import { coverageReferenceColumns, toCoverageReference } from "./coverage-reference.js";

@@ -6,8 +6,8 @@ import { turnHandOverKey, type TurnHandOver } from "../rpc/admission-interceptor
 import { decimalTextsKey } from "../rpc/decimal-texts.js";
 import { bindingProblemsKey, type InputProblem } from "../rpc/input-problems.js";
 import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
-import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../server/answer-cache.js";
-import { inTurn } from "../server/turns.js";
+import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../load-control/answer-cache.js";
+import { inTurn } from "../load-control/turns.js";
 import { chooseEncoding, compress, COMPRESS_MIN_BYTES, type ContentEncoding } from "./compression.js";
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";

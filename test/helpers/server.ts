@@ -3,7 +3,7 @@ import { pino } from "pino";
 import type { Authenticator } from "../../src/auth/authenticator.js";
 import type { PeerIndex } from "../../src/peer-index/peer-index.js";
 import type { DisclosureRule } from "../../src/benchmark/disclosure-rule.js";
-import type { ConsoleSite } from "../../src/server/pages/console-site.js";
+import type { ConsoleSite } from "../../src/pages/console-site.js";
 import { createApp } from "../../src/server/create-app.js";
 import { startHttpServer, type RunningServer } from "../../src/server/http-server.js";
 

@@ -4,7 +4,8 @@ import t from "tap";
 import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
 import { insertLookupFixture } from "../fixtures/lookup-fixture.js";
-import { ConfigError, readConfig } from "../../src/config.js";
+import { ConfigError } from "../../src/config-error.js";
+import { readConfig } from "../../src/config.js";
 
 const PATH = "/commercialpolicybenchmark/v2.0/assessment/getassessmentdata";
 const BROKER = "https://broker.example";

@@ -14,7 +14,7 @@ import { generateDataset, type GenerateOptions } from "../../../src/ingest/gener
 import { importDataset } from "../../../src/ingest/import-dataset.js";
 import { createApp } from "../../../src/server/create-app.js";
 import { startHttpServer } from "../../../src/server/http-server.js";
-import { consoleSettings, createConsoleSite } from "../../../src/server/pages/console-site.js";
+import { consoleSettings, createConsoleSite } from "../../../src/pages/console-site.js";
 import type { NodeRequest, NodeResponse } from "../../../src/transcoding/node-types.js";
 import { createTestDatabase } from "../../helpers/database.js";
 import { waitFor } from "../../helpers/peer-index.js";

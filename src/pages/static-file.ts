@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { chooseEncoding, compress, COMPRESS_MIN_BYTES, type ContentEncoding } from "../transcoding/compression.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
-import { ifNoneMatchHits } from "./answer-cache.js";
+import { ifNoneMatchHits } from "../load-control/answer-cache.js";
 
 /**
  * A file the server answers as it is, without a token: a page, a script, a generated

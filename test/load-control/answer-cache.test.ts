@@ -9,7 +9,7 @@ import { AssessmentService, GetAssessmentDataResponseSchema } from "../../gen/co
 import { callWithGrpcJs } from "../helpers/grpc-js-client.js";
 import { missingToken } from "../../src/auth/bearer-errors.js";
 import type { Authenticator } from "../../src/auth/authenticator.js";
-import { createAnswerCache, ifNoneMatchHits } from "../../src/server/answer-cache.js";
+import { createAnswerCache, ifNoneMatchHits } from "../../src/load-control/answer-cache.js";
 import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";

@@ -1,5 +1,5 @@
 import t from "tap";
-import { createAdmissionGate, GateRefusal } from "../../src/server/admission-gate.js";
+import { createAdmissionGate, GateRefusal } from "../../src/load-control/admission-gate.js";
 
 const never = new AbortController().signal;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

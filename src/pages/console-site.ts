@@ -2,12 +2,12 @@ import { Code } from "@connectrpc/connect";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
-import { isLoopbackHttp } from "../../auth/loopback.js";
-import { problem, writeProblem } from "../../transcoding/problem-document.js";
-import type { NodeRequest, NodeResponse } from "../../transcoding/node-types.js";
-import { createStaticFile, type StaticFile } from "../static-file.js";
+import { isLoopbackHttp } from "../auth/loopback.js";
+import { problem, writeProblem } from "../transcoding/problem-document.js";
+import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
+import { createStaticFile, type StaticFile } from "./static-file.js";
 import { consolePolicy, isPolicyOrigin, PAGE_HEADERS } from "./page-security.js";
-import type { ConsoleSettings } from "../../console/console-settings.js";
+import type { ConsoleSettings } from "../console/console-settings.js";
 
 /** Where the console is served. */
 export const CONSOLE_PATH = "/console";

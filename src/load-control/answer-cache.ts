@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { byteLengthOf } from "../transcoding/json-bytes.js";
 
 /** What one request may do with the cache. */
 export interface CacheTicket {
@@ -191,7 +190,8 @@ interface KeptAnswer {
 }
 
 function sizeOf(kept: KeptAnswer): number {
-  let bytes = byteLengthOf(kept.chunks);
+  let bytes = 0;
+  for (const chunk of kept.chunks) bytes += chunk.length;
   for (const encoded of kept.encoded.values()) bytes += encoded.length;
   return bytes;
 }

@@ -1,10 +1,13 @@
 import type { Knex } from "knex";
-import type { Authenticator } from "../auth/authenticator.js";
-import type { PeerIndex } from "../peer-index/peer-index.js";
 
 export interface Readiness {
   /** Whether the service can answer correctly now, and if not, why. */
   check(): Promise<{ ready: boolean; reasons: string[] }>;
+}
+
+/** A part of the service that may not be ready yet: the authenticator, the peer index. */
+export interface ReadyProbe {
+  ready(): boolean;
 }
 
 const DATABASE_PROBE_TIMEOUT_MS = 2_000;
@@ -16,7 +19,7 @@ const DATABASE_PROBE_TIMEOUT_MS = 2_000;
  * this replica nothing yet. Never ready again once the server is draining: the load
  * balancer must stop sending before the listener closes.
  */
-export function createReadiness(knex: Knex, authenticator: Authenticator, peerIndex?: PeerIndex, draining = () => false): Readiness {
+export function createReadiness(knex: Knex, authenticator: ReadyProbe, peerIndex?: ReadyProbe, draining = () => false): Readiness {
   return {
     async check() {
       if (draining()) return { ready: false, reasons: ["the server is shutting down"] };

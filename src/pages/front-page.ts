@@ -1,4 +1,4 @@
-import { createStaticFile, type StaticFile } from "../static-file.js";
+import { createStaticFile, type StaticFile } from "./static-file.js";
 import { BASE_POLICY, cspHash, PAGE_HEADERS } from "./page-security.js";
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { createStaticFile, type StaticFile } from "../static-file.js";
+import { createStaticFile, type StaticFile } from "./static-file.js";
 import { BASE_POLICY, PAGE_HEADERS } from "./page-security.js";
 
 /** The reference's files, made once per process however many servers it runs: Scalar's bundle is 4 MB to read, hash and compress. */

@@ -1,7 +1,7 @@
 import t, { type Test } from "tap";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { newConnectionsSignal } from "../../src/server/new-connections.js";
-import { deferTurnsWhile, inTurn } from "../../src/server/turns.js";
+import { deferTurnsWhile, inTurn } from "../../src/load-control/turns.js";
 
 const TURN_MS = 20;
 

@@ -51,7 +51,7 @@ export async function runServer(options: {
   else log.info({ disclosure: describeRule(options.disclosure) }, "disclosure rule in force");
   if (options.peerIndex && process.platform === "linux" && process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
     // glibc's sliding mmap threshold keeps a replaced snapshot's columns in the heap: RSS
-    // steps up by about a snapshot after each of the first rebuilds (README, Soak).
+    // steps up by about a snapshot after each of the first rebuilds (docs/operations.md, Soak).
     log.warn("MALLOC_MMAP_THRESHOLD_ is not set: set it to 131072 so that replaced peer-index snapshots go back to the system");
   }
   // Learns of every import within a second (LISTEN/NOTIFY), so that no answer computed

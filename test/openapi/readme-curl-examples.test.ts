@@ -1,9 +1,9 @@
-// Every curl example of README.md against the OpenAPI document: a REST call must be
+// Every curl example of README.md and docs/*.md against the OpenAPI document: a REST call must be
 // a documented operation (path template and method), and every query parameter or
 // JSON key it sends a documented input of that operation (its name or an alias, in
 // any case, ignoring spaces, as the binder reads them), since the server silently
 // ignores names it does not know. Calls outside the REST face must be real too.
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import t, { type Test } from "tap";
 import { Health } from "../../gen/health/v1/health_pb.js";
 import { openApiDocument } from "../../src/openapi/openapi-document.js";
@@ -16,7 +16,10 @@ type Json = { [key: string]: unknown };
 
 const document = openApiDocument(restRoutes, { issuer: undefined, version: "0" }) as Json;
 const paths = document.paths as Record<string, Record<string, Json>>;
-const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
+/** The README and every topic it links to in docs/: each example is checked where it lives. */
+const root = new URL("../../", import.meta.url);
+const documentedFiles = ["README.md", ...(await readdir(new URL("docs/", root))).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const examplesOf = async (file: string) => curlExamples(await readFile(new URL(file, root), "utf8")).map((example) => ({ ...example, file }));
 
 /** gRPC and Connect procedures served on the same port: `/package.Service/Method`. */
 const PROCEDURES = new Set([...REST_SERVICES, Health].flatMap((service) => service.methods.map((m) => `/${service.typeName}/${m.name}`)));
@@ -42,22 +45,22 @@ function inputNames(operation: Json): { query: Set<string>; body: Set<string> } 
   return { query: new Set(query.map(normalized)), body: new Set(body.map(normalized)) };
 }
 
-function checkRestCall(t: Test, example: CurlExample): void {
+function checkRestCall(t: Test, example: CurlExample & { file: string }): void {
   const found = matchOpenApiPath(Object.keys(paths), example.url.pathname);
-  if (!found) return void t.fail(`README line ${example.line}: ${example.url.pathname} is no documented path`);
+  if (!found) return void t.fail(`${example.file} line ${example.line}: ${example.url.pathname} is no documented path`);
   // HEAD is answered as GET (route-table.ts).
   const method = example.method === "HEAD" ? "get" : example.method.toLowerCase();
   const operation = paths[found.template]![method];
-  if (!operation) return void t.fail(`README line ${example.line}: ${example.method} ${found.template} is not documented`);
-  t.pass(`README line ${example.line}: ${example.method} ${found.template} (${String(operation.operationId)})`);
+  if (!operation) return void t.fail(`${example.file} line ${example.line}: ${example.method} ${found.template} is not documented`);
+  t.pass(`${example.file} line ${example.line}: ${example.method} ${found.template} (${String(operation.operationId)})`);
   const names = inputNames(operation);
   for (const name of new Set(example.url.searchParams.keys())) {
-    t.ok(names.query.has(normalized(name)), `README line ${example.line}: query parameter ${name} is an input of ${String(operation.operationId)}`);
+    t.ok(names.query.has(normalized(name)), `${example.file} line ${example.line}: query parameter ${name} is an input of ${String(operation.operationId)}`);
   }
   if (example.body !== undefined) {
     const body = JSON.parse(example.body) as Json;
     for (const key of Object.keys(body)) {
-      t.ok(names.body.has(normalized(key)), `README line ${example.line}: body key ${key} is an input of ${String(operation.operationId)}`);
+      t.ok(names.body.has(normalized(key)), `${example.file} line ${example.line}: body key ${key} is an input of ${String(operation.operationId)}`);
     }
   }
 }
@@ -106,13 +109,13 @@ t.test("curl lines are read as the shell reads them", async (t) => {
   t.equal(curlExamples("```sh\nAUDIENCE=<the app's id>\ncurl http://a/\n```").length, 1, "an unclosed quote ends with its line");
 });
 
-t.test("every curl example of README.md is a documented operation with documented inputs, or a real endpoint outside the document", async (t) => {
-  const examples = curlExamples(readme);
+t.test("every curl example of README.md and docs/ is a documented operation with documented inputs, or a real endpoint outside the document", async (t) => {
+  const examples = (await Promise.all(documentedFiles.map(examplesOf))).flat();
   const rest = examples.filter((e) => e.url.pathname.startsWith(API_PREFIX));
-  t.ok(rest.length >= 5, `README.md has REST examples (${rest.length})`);
+  t.ok(rest.filter((e) => e.file === "README.md").length >= 5, `README.md has REST examples (${rest.length} in all)`);
   for (const example of rest) checkRestCall(t, example);
   for (const example of examples.filter((e) => !rest.includes(e))) {
     const path = example.url.pathname;
-    t.ok(PROCEDURES.has(path) || OTHER_ENDPOINTS.some((p) => p.test(path)), `README line ${example.line}: ${path} is a served procedure or endpoint`);
+    t.ok(PROCEDURES.has(path) || OTHER_ENDPOINTS.some((p) => p.test(path)), `${example.file} line ${example.line}: ${path} is a served procedure or endpoint`);
   }
 });

@@ -22,7 +22,7 @@ export interface DrawnChart {
  * canvas shows is exactly these, so a box outside the chart is a cropped label.
  */
 export function drawnCharts(page: Page): Promise<DrawnChart[]> {
-  return page.evaluate(() => {
+  return page.locator("[data-testid$='-chart'] .chart-canvas").evaluateAll((elements) => {
     interface Rect {
       x: number;
       y: number;
@@ -44,15 +44,23 @@ export function drawnCharts(page: Page): Promise<DrawnChart[]> {
       getHeight(): number;
       getZr(): { storage: { getDisplayList(update: boolean): Displayable[] } };
     }
-    return [...document.querySelectorAll<HTMLElement>("[data-testid$='-chart'] .chart-canvas")].flatMap((element) => {
-      const chart = (element as HTMLElement & { chart?: Chart }).chart;
-      const box = element.closest<HTMLElement>("[data-testid$='-chart']");
+    interface ChartBox {
+      dataset: { testid?: string };
+      classList: { contains(name: string): boolean };
+    }
+    interface ChartElement {
+      chart?: Chart;
+      closest(selector: string): ChartBox | null;
+    }
+    return (elements as unknown as ChartElement[]).flatMap((element) => {
+      const chart = element.chart;
+      const box = element.closest("[data-testid$='-chart']");
       if (!chart || !box || box.classList.contains("chart-hidden")) return [];
       const texts = chart
         .getZr()
         .storage.getDisplayList(true)
-        .filter((el) => el.type === "tspan" && el.style.text && !el.ignore && !el.invisible)
-        .map((el) => {
+        .filter((el: Displayable) => el.type === "tspan" && el.style.text && !el.ignore && !el.invisible)
+        .map((el: Displayable) => {
           const rect = el.getBoundingRect().clone();
           if (el.transform) rect.applyTransform(el.transform);
           return { text: el.style.text!, x: rect.x, y: rect.y, width: rect.width, height: rect.height };

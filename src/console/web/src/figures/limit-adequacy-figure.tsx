@@ -7,6 +7,7 @@ import { drawnAt, isZeroRow, logAxisFor } from "../charts/log-axis.js";
 import { csvFilename, csvHeaderRows, type ReportContext } from "../export/report-context.js";
 import { useChart } from "../charts/use-chart.js";
 import { FigurePanel, type FigureCounts } from "./figure-panel.js";
+import { adequacyHeadline } from "./adequacy-headline.js";
 import { compactMoney, count, money } from "./format.js";
 
 interface LimitAdequacyFigureProps {
@@ -26,17 +27,6 @@ const TABLE_ROWS = 200;
 /** The largest cases the printed report lists by amount. */
 const LARGEST_PRINTED = 5;
 
-/**
- * The headline, for none, one and many cases (issue 27): never "0% of the peers' 0 loss
- * cases" or "the peers' 1 loss cases".
- */
-export function adequacyHeadline(adequacy: LimitAdequacy): string {
-  const n = adequacy.listOfCases.length;
-  const limit = money(adequacy.clientLimit);
-  if (n === 0) return `The peers have no loss cases to set against the client's limit of ${limit}.`;
-  if (n === 1) return `The peers' one loss case, ${money(adequacy.listOfCases[0]!.lossAmount)}, is ${adequacy.percentCovered === 100 ? "within" : "above"} the client's limit of ${limit}.`;
-  return `${adequacy.percentCovered}% of the peers' ${count(n)} loss cases are within the client's limit of ${limit}.`;
-}
 
 /**
  * The peers' loss cases, smallest to largest, against the client's limit and the median

@@ -17,6 +17,7 @@ const GROUP: PeerGroup = {
   limit: "5000000",
   premium: "40000.25",
   retention: "250000",
+  amountsCoverageId: "",
 };
 
 t.test("round trip: serialize then parse gives the same group", async (t) => {

@@ -10,8 +10,10 @@ import { PrintButton } from "./export/print-button.js";
 import { BenchmarkResultsView } from "./results/benchmark-results.js";
 import { refusedFields } from "./results/refused-fields.js";
 import { useBenchmark } from "./results/use-benchmark.js";
-import { missingInputs } from "./state/peer-group.js";
-import { useCompanyName } from "./state/use-company-name.js";
+import { reportContext } from "./export/report-context.js";
+import { withheldFigures } from "./results/withheld-figures.js";
+import { absentInputs, invalidInputs } from "./state/peer-group.js";
+import { clientName, useCompanyLookup } from "./state/use-company-lookup.js";
 import { usePeerGroup } from "./state/use-peer-group.js";
 
 interface AppProps {
@@ -55,34 +57,48 @@ function Console({ config, auth }: { config: ConsoleConfig; auth: Auth }) {
   const api = useMemo(() => createApiClient(config.apiBase, auth), [config.apiBase, auth]);
   const [group, update] = usePeerGroup();
   const reference = useReferenceData(api);
-  const companyName = useCompanyName(api, group.companyId);
+  const company = useCompanyLookup(api, group.companyId);
   const results = useBenchmark(api, group);
-  const missing = missingInputs(group);
+  const absent = absentInputs(group);
+  const invalid = invalidInputs(group);
   const refused = refusedFields([results.assessment.problem, results.rpm.problem, results.adequacy.problem, results.adequacyPrograms.problem]);
+  const withholding = withheldFigures(results);
+  const context = useMemo(() => reportContext(group, reference.data, clientName(company)), [group, reference.data, company]);
+  const empty = results.assessment.answer?.data.totalProgramCount === 0;
 
   return (
     <div class="layout">
-      <PeerGroupBuilder api={api} group={group} update={update} reference={reference.data} companyName={companyName} refused={refused} />
+      <PeerGroupBuilder api={api} group={group} update={update} reference={reference.data} company={company} refused={refused} />
       <main class="main" aria-label="Benchmark">
         <div class="toolbar no-print">
-          {/* Printing while figures load would print the previous group's figures under this one's name. */}
-          <PrintButton disabled={missing.length > 0 || results.busy} />
+          {/* Printing while figures load would print the previous group's figures under this one's name; a page of refusals or of nothing is no report. */}
+          <PrintButton disabled={absent.length + invalid.length > 0 || results.busy || withholding.all || empty} />
         </div>
         {reference.failed ? (
           <p class="note no-print">The reference data could not be read: type coverage and line-of-business ids instead.</p>
         ) : null}
-        {missing.length > 0 ? (
+        {absent.length > 0 ? (
           <section class="incomplete" aria-labelledby="incomplete-title" data-testid="incomplete-group">
             <h2 id="incomplete-title">Build a peer group</h2>
             <p>Search for the client's company to start, or set the group by hand:</p>
             <ul>
-              {missing.map((m) => (
+              {absent.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
+          </section>
+        ) : invalid.length > 0 ? (
+          // The fields themselves are marked; this says why nothing is shown, without starting over.
+          <section class="incomplete" aria-labelledby="invalid-title" data-testid="invalid-group" role="alert">
+            <h2 id="invalid-title">Correct the marked fields</h2>
+            <ul>
+              {invalid.map((m) => (
                 <li key={m}>{m}</li>
               ))}
             </ul>
           </section>
         ) : (
-          <BenchmarkResultsView group={group} results={results} reference={reference.data} companyName={companyName} thinGroupPrograms={config.thinGroupPrograms} />
+          <BenchmarkResultsView group={group} results={results} withholding={withholding} reference={reference.data} context={context} thinGroupPrograms={config.thinGroupPrograms} />
         )}
       </main>
     </div>

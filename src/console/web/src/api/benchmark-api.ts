@@ -76,8 +76,17 @@ export function getDefaultWindowProgramCount(api: ApiClient, group: PeerGroup, s
 /** OData string literal: a quote is doubled (SEMANTICS.md 10). */
 const odataString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-export function searchCompanies(api: ApiClient, prefix: string, top: number, signal?: AbortSignal): Promise<Answer<CompanyPage>> {
-  return api.get("/company", { $filter: `startswith(CompanyName,${odataString(prefix)})`, $top: top }, signal);
+/**
+ * Companies whose name holds every word typed, anywhere ("Campbell" finds "Abbott &
+ * Campbell Corp."): one OData `contains` per word, case-insensitive (SEMANTICS.md 10).
+ */
+export function companySearchFilter(text: string): string {
+  const words = text.trim().split(/\s+/).filter((w) => w !== "");
+  return words.map((word) => `contains(CompanyName,${odataString(word)})`).join(" and ");
+}
+
+export function searchCompanies(api: ApiClient, text: string, top: number, skip: number, signal?: AbortSignal): Promise<Answer<CompanyPage>> {
+  return api.get("/company", { $filter: companySearchFilter(text), $top: top, $skip: skip || undefined }, signal);
 }
 
 export function getCompany(api: ApiClient, id: number | string, signal?: AbortSignal): Promise<Answer<Company>> {

@@ -72,17 +72,3 @@ export function problemFromBody(status: number, body: unknown): ApiProblem {
     fields,
   );
 }
-
-/** What to widen for each disclosure condition, in a broker's words. */
-export function widenAdvice(refusal: DisclosureRefusal): string {
-  switch (refusal.condition) {
-    case "min_companies":
-      return `The group needs at least ${refusal.threshold} companies. Widen the NAICS codes (a 2-digit sector instead of a subsector), the exposure range, the organization types or the window.`;
-    case "max_top2_share":
-      return `Two companies hold too much of the group (over ${refusal.threshold}%). Add companies: widen the NAICS codes, the exposure range or the window.`;
-    case "max_source_share":
-      return `One data partner holds too much of the group (over ${refusal.threshold}%). Widen the group so more partners contribute: NAICS codes, exposure range or window.`;
-    default:
-      return "Widen the peer group: the NAICS codes, the exposure range, the organization types or the window.";
-  }
-}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { money } from "../figures/format.js";
-import { isAmount } from "../state/peer-group.js";
+import { parseAmount } from "../state/amount-text.js";
 
 interface AmountFieldProps {
   id: string;
@@ -11,18 +11,21 @@ interface AmountFieldProps {
   /** Dollars are shown back as money; head counts are not. */
   unit?: "dollars" | "count";
   required?: boolean;
+  /** A problem of the group this field is part of (the range's low end above its high end): marked here. */
+  error?: string | undefined;
 }
 
 /**
- * A labelled amount: typed freely, checked on commit, and read back formatted
- * ("$5,000,000") so a long number is easy to verify. Separators typed in are dropped.
+ * A labelled amount: typed freely ("5M", "250k", "1,500,000"), checked on commit, and read
+ * back formatted ("$5,000,000") so a long number is easy to verify.
  */
-export function AmountField({ id, label, value, onCommit, unit = "dollars", required = false }: AmountFieldProps) {
+export function AmountField({ id, label, value, onCommit, unit = "dollars", required = false, error }: AmountFieldProps) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
-  const clean = text.replace(/[\s,$_]/g, "");
-  const invalid = clean !== "" && !isAmount(clean);
-  const readBack = !invalid && clean !== "" ? (unit === "dollars" ? money(clean) : Number(clean).toLocaleString("en-US")) : "";
+  const parsed = parseAmount(text);
+  const invalid = text.trim() !== "" && parsed === null;
+  const readBack = parsed !== null ? (unit === "dollars" ? money(parsed) : Number(parsed).toLocaleString("en-US")) : "";
+  const note = invalid ? "An amount, up to 2 decimals; 250K, 5M and 1.2B are read as thousands, millions and billions." : (error ?? readBack);
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -33,15 +36,16 @@ export function AmountField({ id, label, value, onCommit, unit = "dollars", requ
         autocomplete="off"
         value={text}
         required={required}
-        aria-invalid={invalid}
+        aria-invalid={invalid || error !== undefined}
         aria-describedby={`${id}-note`}
+        data-testid={id}
         onInput={(event) => setText(event.currentTarget.value)}
         onChange={() => {
-          if (!invalid) onCommit(clean);
+          if (!invalid) onCommit(parsed ?? "");
         }}
       />
-      <p id={`${id}-note`} class={invalid ? "hint error" : "hint"}>
-        {invalid ? "A positive amount, up to 2 decimals." : readBack}
+      <p id={`${id}-note`} class={invalid || error !== undefined ? "hint error" : "hint"} data-testid={`${id}-note`}>
+        {note}
       </p>
     </div>
   );

@@ -4,8 +4,13 @@ import { EXPOSURE_TYPES, type ExposureType, type PeerGroup } from "../state/peer
 /** Peers are companies from half to twice the client's size: a common benchmarking band. */
 const RANGE_FACTOR = 2;
 
-const exposureOf = (company: Company, type: ExposureType): number | null =>
+export const exposureOf = (company: Company, type: ExposureType): number | null =>
   type === "Revenues" ? company.revenues : type === "Employees" ? company.numberOfEmployees : company.marketCap;
+
+/** The exposure range around a company's own figure of that type: half to twice it, rounded as a broker would type it. */
+export function rangeAround(value: number): { exposureRangeLow: string; exposureRangeHigh: string } {
+  return { exposureRangeLow: String(roundSignificant(value / RANGE_FACTOR, "down")), exposureRangeHigh: String(roundSignificant(value * RANGE_FACTOR, "up")) };
+}
 
 /** Rounds to 2 significant digits, down or up, so the range reads like a broker would type it. */
 function roundSignificant(value: number, direction: "down" | "up"): number {
@@ -32,8 +37,7 @@ export function prefillFromCompany(company: Company, group: PeerGroup, reference
   if (type) {
     const value = exposureOf(company, type)!;
     patch.exposureType = type;
-    patch.exposureRangeLow = String(roundSignificant(value / RANGE_FACTOR, "down"));
-    patch.exposureRangeHigh = String(roundSignificant(value * RANGE_FACTOR, "up"));
+    Object.assign(patch, rangeAround(value));
   } else {
     patch.exposureRangeLow = "";
     patch.exposureRangeHigh = "";

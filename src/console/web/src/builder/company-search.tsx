@@ -1,75 +1,105 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { searchCompanies } from "../api/benchmark-api.js";
+import { getCompany, searchCompanies } from "../api/benchmark-api.js";
 import type { ApiClient } from "../api/client.js";
 import { ApiProblem } from "../api/problem.js";
-import type { CompanySummary } from "../api/types.js";
+import type { Company, CompanySummary, ReferenceData } from "../api/types.js";
+import { companyHitMeta } from "./company-hit-meta.js";
 
 interface CompanySearchProps {
   api: ApiClient;
+  reference: ReferenceData | null;
   /** The chosen company's name, shown in the box when the group has one. */
   selectedName: string;
+  /** Why the group's company (from a link) could not be found, shown in place. */
+  error: string;
   onChoose(company: CompanySummary): void;
+  /** The box was emptied or left with a name not picked: the group has no client any more. */
+  onClear(): void;
 }
 
 const DEBOUNCE_MS = 250;
-const MAX_OPTIONS = 10;
+const PAGE = 10;
 
 /**
- * Type-ahead over `GET company` with `startswith(CompanyName, ...)`, as an ARIA 1.2
+ * Type-ahead over `GET company`, by any word of the name (`contains`), as an ARIA 1.2
  * combobox with a listbox popup (WAI-ARIA APG, "Combobox with list autocomplete"):
- * focus stays in the input, arrow keys move the active option, Enter chooses, Escape closes.
+ * focus stays in the input, arrow keys move the active option, Enter chooses, Escape
+ * closes. The last option loads more hits; each hit shows its sector and size.
  */
-export function CompanySearch({ api, selectedName, onChoose }: CompanySearchProps) {
+export function CompanySearch({ api, reference, selectedName, error, onChoose, onClear }: CompanySearchProps) {
   const [text, setText] = useState(selectedName);
   const [options, setOptions] = useState<CompanySummary[]>([]);
+  const [details, setDetails] = useState<ReadonlyMap<number, Company>>(new Map());
   const [total, setTotal] = useState(0);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [status, setStatus] = useState({ text: "", failed: false });
   // Set while the box shows a chosen name, so that name is not searched for again.
   const chosen = useRef(selectedName !== "");
+  const search = useRef<AbortController | null>(null);
 
   useEffect(() => {
     setText(selectedName);
     chosen.current = selectedName !== "";
   }, [selectedName]);
 
+  /** Reads each hit's record for its sector and size; a hit whose record fails just shows less. */
+  const readDetails = (hits: CompanySummary[], signal: AbortSignal) => {
+    for (const hit of hits) {
+      getCompany(api, hit.id, signal).then(
+        ({ data }) => setDetails((d) => new Map(d).set(hit.id, data)),
+        () => {},
+      );
+    }
+  };
+
+  const load = (query: string, skip: number) => {
+    search.current?.abort();
+    const controller = new AbortController();
+    search.current = controller;
+    setStatus({ text: "Searching…", failed: false });
+    searchCompanies(api, query, PAGE, skip, controller.signal).then(
+      ({ data }) => {
+        const shown = skip === 0 ? data.data : [...options.slice(0, skip), ...data.data];
+        setOptions(shown);
+        setTotal(data.totalCount);
+        if (skip === 0) setActive(-1);
+        setOpen(true);
+        readDetails(data.data, controller.signal);
+        const words =
+          shown.length === 0
+            ? `No company's name contains “${query}”.`
+            : `${data.totalCount} ${data.totalCount === 1 ? "company" : "companies"} found${data.totalCount > shown.length ? `, ${shown.length} shown` : ""}: use the arrow keys and Enter, or click one.`;
+        setStatus({ text: words, failed: false });
+      },
+      (err: unknown) => {
+        if (controller.signal.aborted) return;
+        setOptions([]);
+        setOpen(false);
+        setStatus({ text: `The company search failed (${err instanceof ApiProblem ? err.detail : String(err)}); type again to retry.`, failed: true });
+      },
+    );
+  };
+
   useEffect(() => {
-    const prefix = text.trim();
-    if (chosen.current || prefix === "") {
+    const query = text.trim();
+    if (chosen.current || query === "") {
+      search.current?.abort();
       setOptions([]);
       setOpen(false);
-      if (prefix === "") setStatus({ text: "", failed: false });
+      if (query === "") setStatus({ text: "", failed: false });
       return;
     }
-    const controller = new AbortController();
-    const timer = window.setTimeout(() => {
-      setStatus({ text: "Searching…", failed: false });
-      searchCompanies(api, prefix, MAX_OPTIONS, controller.signal).then(
-        ({ data }) => {
-          setOptions(data.data);
-          setTotal(data.totalCount);
-          setActive(-1);
-          setOpen(true);
-          const text =
-            data.data.length === 0
-              ? `No company's name starts with “${prefix}”.`
-              : `${data.totalCount} ${data.totalCount === 1 ? "company" : "companies"} found${data.totalCount > data.data.length ? `, ${data.data.length} shown` : ""}: use the arrow keys and Enter, or click one.`;
-          setStatus({ text, failed: false });
-        },
-        (err: unknown) => {
-          if (controller.signal.aborted) return;
-          setOptions([]);
-          setOpen(false);
-          setStatus({ text: `The company search failed (${err instanceof ApiProblem ? err.detail : String(err)}); type again to retry.`, failed: true });
-        },
-      );
-    }, DEBOUNCE_MS);
-    return () => {
-      window.clearTimeout(timer);
-      controller.abort();
-    };
+    const timer = window.setTimeout(() => load(query, 0), DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+    // `load` reads the options shown so far; a new text starts from none.
   }, [api, text]);
+
+  useEffect(() => () => search.current?.abort(), []);
+
+  const more = total > options.length;
+  // The options the arrow keys reach: the hits, then "more" when there are more.
+  const reachable = options.length + (more ? 1 : 0);
 
   const choose = (company: CompanySummary) => {
     chosen.current = true;
@@ -80,18 +110,24 @@ export function CompanySearch({ api, selectedName, onChoose }: CompanySearchProp
     onChoose(company);
   };
 
+  const loadMore = () => load(text.trim(), options.length);
+
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      if (options.length === 0) return;
+      if (reachable === 0) return;
       event.preventDefault();
       setOpen(true);
       const step = event.key === "ArrowDown" ? 1 : -1;
-      setActive((i) => (i + step + options.length) % options.length);
+      setActive((i) => (i + step + reachable) % reachable);
     } else if (event.key === "Enter") {
+      if (!open) return;
       const option = options[active];
-      if (open && option) {
+      if (option) {
         event.preventDefault();
         choose(option);
+      } else if (more && active === options.length) {
+        event.preventDefault();
+        loadMore();
       }
     } else if (event.key === "Escape") {
       if (open) {
@@ -103,6 +139,7 @@ export function CompanySearch({ api, selectedName, onChoose }: CompanySearchProp
   };
 
   const expanded = open && options.length > 0;
+  const activeId = active === options.length ? "company-option-more" : `company-option-${options[active]?.id}`;
   return (
     <div class="field combobox">
       <label for="company-search">Company</label>
@@ -113,49 +150,72 @@ export function CompanySearch({ api, selectedName, onChoose }: CompanySearchProp
         aria-autocomplete="list"
         aria-expanded={expanded}
         aria-controls="company-listbox"
-        aria-activedescendant={expanded && active >= 0 ? `company-option-${options[active]?.id}` : undefined}
+        aria-activedescendant={expanded && active >= 0 ? activeId : undefined}
         aria-describedby="company-search-status company-search-hint"
+        aria-invalid={error !== ""}
         autocomplete="off"
         spellcheck={false}
-        placeholder="Start typing a company name"
+        placeholder="Any word of the company's name"
         value={text}
         data-testid="company-search"
         onInput={(event) => {
           chosen.current = false;
           setText(event.currentTarget.value);
         }}
+        // A name typed but not picked, or an emptied box, is no client: the old one must not stay on the report.
+        onChange={() => {
+          if (!chosen.current && selectedName !== "") onClear();
+        }}
         onKeyDown={onKeyDown}
         onBlur={() => setOpen(false)}
         onFocus={() => setOpen(options.length > 0)}
       />
+      {error ? (
+        <p class="hint error" role="alert" data-testid="company-error">
+          {error}
+        </p>
+      ) : null}
       {/* Visible, and live: a sighted broker sees the search working (or failing) as a screen reader hears it. */}
       <p id="company-search-status" class={status.failed ? "hint error" : "hint"} aria-live="polite" data-testid="company-search-status">
         {status.text}
       </p>
       <p id="company-search-hint" class="hint">
-        Choosing a company fills in its NAICS code, exposure and organization type.
+        Choosing a company fills in its NAICS code, exposure and organization type, and starts a new client: its amounts are cleared.
       </p>
       <ul id="company-listbox" role="listbox" aria-label="Companies" class="listbox" hidden={!expanded}>
-        {options.map((company, i) => (
+        {options.map((company, i) => {
+          const record = details.get(company.id);
+          return (
+            <li
+              key={company.id}
+              id={`company-option-${company.id}`}
+              role="option"
+              aria-selected={i === active}
+              class={i === active ? "option active" : "option"}
+              data-testid="company-option"
+              data-company-id={company.id}
+              // mousedown would blur the input (closing the list) before the click lands.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => choose(company)}
+            >
+              <span>{company.companyName}</span>
+              <span class="option-meta" data-testid="company-option-meta">
+                {record ? companyHitMeta(record, reference) : company.organizationType}
+              </span>
+            </li>
+          );
+        })}
+        {more ? (
           <li
-            key={company.id}
-            id={`company-option-${company.id}`}
+            id="company-option-more"
             role="option"
-            aria-selected={i === active}
-            class={i === active ? "option active" : "option"}
-            data-testid="company-option"
-            data-company-id={company.id}
-            // mousedown would blur the input (closing the list) before the click lands.
+            aria-selected={active === options.length}
+            class={active === options.length ? "option option-more active" : "option option-more"}
+            data-testid="company-more"
             onMouseDown={(event) => event.preventDefault()}
-            onClick={() => choose(company)}
+            onClick={loadMore}
           >
-            <span>{company.companyName}</span>
-            <span class="option-meta">{company.organizationType}</span>
-          </li>
-        ))}
-        {total > options.length ? (
-          <li role="presentation" class="option-more">
-            {total - options.length} more: keep typing to narrow
+            Show {Math.min(PAGE, total - options.length)} more ({total - options.length} not shown)
           </li>
         ) : null}
       </ul>

@@ -1,12 +1,22 @@
 import type { ReferenceData } from "../api/types.js";
 import { coverageOf } from "../reference/reference-names.js";
-import type { PeerGroup } from "../state/peer-group.js";
+import { hasClientAmounts, type PeerGroup } from "../state/peer-group.js";
 import type { UpdatePeerGroup } from "../state/use-peer-group.js";
 
 interface CoverageFieldProps {
   group: PeerGroup;
   update: UpdatePeerGroup;
   reference: ReferenceData | null;
+}
+
+/**
+ * A new coverage, its LOBs emptied; the client's amounts remember the coverage they were
+ * entered for, so the page can say that a D&O limit is not the client's Cyber limit.
+ */
+export function coverageChange(group: PeerGroup, coverageId: string): Partial<PeerGroup> {
+  const enteredFor = group.amountsCoverageId || group.coverageId;
+  const amountsCoverageId = hasClientAmounts(group) && enteredFor !== "" && enteredFor !== coverageId ? enteredFor : "";
+  return { coverageId, lineOfBusinessId: [], amountsCoverageId };
 }
 
 /**
@@ -21,7 +31,7 @@ export function CoverageField({ group, update, reference }: CoverageFieldProps) 
         <div class="field-row">
           <div class="field">
             <label for="coverage-id">Coverage id</label>
-            <input id="coverage-id" type="text" inputMode="numeric" value={group.coverageId} onChange={(e) => update({ coverageId: e.currentTarget.value.trim(), lineOfBusinessId: [] })} />
+            <input id="coverage-id" type="text" inputMode="numeric" value={group.coverageId} onChange={(e) => update(coverageChange(group, e.currentTarget.value.trim()))} />
           </div>
           <div class="field">
             <label for="lob-ids">Line of business ids</label>
@@ -48,7 +58,7 @@ export function CoverageField({ group, update, reference }: CoverageFieldProps) 
       <legend>Coverage</legend>
       <div class="field">
         <label for="coverage-id">Coverage</label>
-        <select id="coverage-id" value={group.coverageId} onChange={(e) => update({ coverageId: e.currentTarget.value, lineOfBusinessId: [] })}>
+        <select id="coverage-id" value={group.coverageId} onChange={(e) => update(coverageChange(group, e.currentTarget.value))}>
           <option value="">Choose a coverage</option>
           {reference.coverages.map((c) => (
             <option key={c.coverageId} value={String(c.coverageId)}>

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import type { ReferenceData } from "../api/types.js";
-import { naicsLabel } from "../reference/reference-names.js";
+import { isKnownNaics, naicsLabel } from "../reference/reference-names.js";
 import type { PeerGroup } from "../state/peer-group.js";
 import type { UpdatePeerGroup } from "../state/use-peer-group.js";
 
@@ -94,6 +94,7 @@ export function NaicsField({ group, update, reference }: NaicsFieldProps) {
             value={typed}
             aria-invalid={typedError !== ""}
             aria-describedby="naics-codes-note"
+            data-testid="naics-codes"
             onInput={(e) => setTyped(e.currentTarget.value)}
             onKeyDown={(e) => {
               if (e.key === "Enter") {
@@ -102,7 +103,7 @@ export function NaicsField({ group, update, reference }: NaicsFieldProps) {
               }
             }}
           />
-          <p id="naics-codes-note" class={typedError ? "hint error" : "hint"}>
+          <p id="naics-codes-note" class={typedError ? "hint error" : "hint"} data-testid="naics-codes-note">
             {typedError || "2- or 3-digit codes, comma separated."}
           </p>
         </div>
@@ -115,6 +116,12 @@ export function NaicsField({ group, update, reference }: NaicsFieldProps) {
             const bad = codes.filter((c) => !/^\d{2,3}$/.test(c));
             if (bad.length > 0) {
               setTypedError(`Not a 2- or 3-digit code: ${bad.join(", ")}`);
+              return;
+            }
+            // Checked as added (issue 27): a code no company can have would give an empty group without a word.
+            const unknown = codes.filter((c) => !isKnownNaics(reference, c));
+            if (unknown.length > 0) {
+              setTypedError(`Not a NAICS sector or subsector of the reference data: ${unknown.join(", ")}`);
               return;
             }
             setTypedError("");

@@ -23,3 +23,9 @@ export function tooltipHtml(title: string, rows: [string, string][]): string {
   const body = rows.map(([label, value]) => `<div class="chart-tooltip-row"><span>${escapeHtml(label)}</span><b>${escapeHtml(value)}</b></div>`).join("");
   return `<div class="chart-tooltip-title">${escapeHtml(title)}</div>${body}`;
 }
+
+/**
+ * Where a chart's labels and axis names must stay: 8 px inside its box, so on paper a label
+ * is never cut at the chart's edge (issue 27), and the print test can tell by the blank rim.
+ */
+export const OUTER_BOUNDS = { left: 8, right: 8, top: 8, bottom: 8 };

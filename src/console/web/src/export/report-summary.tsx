@@ -2,11 +2,12 @@ import type { ReferenceData } from "../api/types.js";
 import { coverageName, lineOfBusinessName, naicsLabel, organizationTypeName } from "../reference/reference-names.js";
 import { count, money } from "../figures/format.js";
 import type { PeerGroup } from "../state/peer-group.js";
+import type { ReportContext } from "./report-context.js";
 
 interface ReportSummaryProps {
   group: PeerGroup;
   reference: ReferenceData | null;
-  companyName: string;
+  context: ReportContext;
 }
 
 const amount = (text: string, unit: "dollars" | "count" = "dollars") => (text === "" ? "not given" : unit === "dollars" ? money(text) : count(Number(text)));
@@ -15,7 +16,9 @@ const amount = (text: string, unit: "dollars" | "count" = "dollars") => (text ==
  * The peer group in words, the data version and the date: the head of the printed report
  * (issue 16, item 5), and on screen a reminder of what the figures below are for.
  */
-export function ReportSummary({ group, reference, companyName }: ReportSummaryProps) {
+export function ReportSummary({ group, reference, context }: ReportSummaryProps) {
+  const companyName = context.client;
+  const staleAmounts = group.amountsCoverageId !== "" && group.amountsCoverageId !== group.coverageId;
   const lobs = group.lineOfBusinessId.map((id) => lineOfBusinessName(reference, group.coverageId, id));
   const unit = group.exposureType === "Employees" ? "count" : "dollars";
   const period = `${group.oldestTrailing} months ago to ${group.newestTrailing === 0 ? "today" : `${group.newestTrailing} months ago`}`;
@@ -44,9 +47,14 @@ export function ReportSummary({ group, reference, companyName }: ReportSummaryPr
           </div>
         ))}
       </dl>
+      {staleAmounts ? (
+        <p class="warning" data-testid="report-amounts-warning">
+          The client's limit, premium and retention were entered for {coverageName(reference, group.amountsCoverageId)}, not {coverageName(reference, group.coverageId)}.
+        </p>
+      ) : null}
       <p class="provenance">
         Data version <code data-testid="data-version">{reference ? reference.datasetVersion : "unknown"}</code>
-        {" · "}Report date <time dateTime={new Date().toISOString().slice(0, 10)}>{new Date().toLocaleDateString("en-US", { dateStyle: "long" })}</time>
+        {" · "}Report date <time dateTime={context.date}>{new Date(`${context.date}T12:00:00`).toLocaleDateString("en-US", { dateStyle: "long" })}</time>
       </p>
     </section>
   );

@@ -2,11 +2,12 @@ import { useMemo } from "preact/hooks";
 import type { ApiProblem } from "../api/problem.js";
 import type { Distribution } from "../api/types.js";
 import type { ChartOption } from "../charts/echarts.js";
-import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml } from "../charts/theme.js";
+import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml, OUTER_BOUNDS } from "../charts/theme.js";
 import { useChart } from "../charts/use-chart.js";
 import { bandSeqOf, type DistributionKind } from "./bands.js";
 import { FigurePanel, type FigureCounts } from "./figure-panel.js";
 import { count, money } from "./format.js";
+import { csvFilename, csvHeaderRows, type ReportContext } from "../export/report-context.js";
 
 interface DistributionFigureProps {
   kind: DistributionKind;
@@ -16,6 +17,9 @@ interface DistributionFigureProps {
   counts: FigureCounts;
   loading: boolean;
   problem: ApiProblem | null;
+  /** What the figure would show, when the disclosure rule withholds it. */
+  withheld?: string | undefined;
+  context: ReportContext;
 }
 
 const TITLES: Record<DistributionKind, string> = {
@@ -25,7 +29,7 @@ const TITLES: Record<DistributionKind, string> = {
 };
 
 /** Programs per band of limit, premium or retention (spec 2.4), the client's band in its own colour. */
-export function DistributionFigure({ kind, distribution, clientAmount, counts, loading, problem }: DistributionFigureProps) {
+export function DistributionFigure({ kind, distribution, clientAmount, counts, loading, problem, withheld, context }: DistributionFigureProps) {
   const hasClient = clientAmount !== "";
   const clientSeq = hasClient ? bandSeqOf(kind, Number(clientAmount)) : null;
   const bands = useMemo(() => distribution?.bands ?? [], [distribution]);
@@ -35,7 +39,7 @@ export function DistributionFigure({ kind, distribution, clientAmount, counts, l
     if (!distribution) return null;
     return {
       animationDuration: 300,
-      grid: { left: 8, right: 8, top: 28, bottom: 8 },
+      grid: { left: 8, right: 8, top: 28, bottom: 8, outerBounds: OUTER_BOUNDS },
       tooltip: {
         ...tooltipBase,
         trigger: "item",
@@ -72,7 +76,7 @@ export function DistributionFigure({ kind, distribution, clientAmount, counts, l
     };
   }, [distribution, bands, clientSeq, clientAmount, kind]);
 
-  const ref = useChart(option);
+  const ref = useChart(option, "distribution");
   const clientBand = bands.find((band) => band.bandSeq === clientSeq);
   const description = distribution
     ? `Bar chart of ${count(withAmount)} programs by ${kind} band, from ${bands[0]?.bandDescription ?? ""} to ${bands.at(-1)?.bandDescription ?? ""}.` +
@@ -81,10 +85,11 @@ export function DistributionFigure({ kind, distribution, clientAmount, counts, l
 
   const rows = useMemo(
     () => [
+      ...csvHeaderRows(TITLES[kind], context),
       ["Band", "Band label", "Programs", "Client band"],
       ...bands.map((band) => [band.bandSeq, band.bandDescription, band.programCount, band.bandSeq === clientSeq ? "yes" : ""]),
     ],
-    [bands, clientSeq],
+    [bands, clientSeq, context, kind],
   );
 
   return (
@@ -95,10 +100,26 @@ export function DistributionFigure({ kind, distribution, clientAmount, counts, l
       loading={loading}
       hasData={distribution !== null}
       problem={problem}
+      withheld={withheld}
+      printSize="distribution"
       sentence={distribution?.chartDescription}
       guidance={hasClient ? undefined : `Enter the client's ${kind} to see where it stands among its peers.`}
       description={description}
-      csv={distribution ? { filename: `${kind}-distribution.csv`, rows } : null}
+      csv={distribution ? { filename: csvFilename(`${kind}-distribution`, context), rows } : null}
+      printNumbers={
+        <table class="band-counts">
+          <caption>Programs per {kind} band</caption>
+          <tbody>
+            {bands.map((band) => (
+              <tr key={band.bandSeq} class={band.bandSeq === clientSeq ? "client-row" : undefined}>
+                <th scope="row">{band.bandDescription}</th>
+                <td>{count(band.programCount)}</td>
+                <td>{band.bandSeq === clientSeq ? "client" : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      }
       chart={<div class="chart-canvas" ref={ref} />}
       table={
         <table>

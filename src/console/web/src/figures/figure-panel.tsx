@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import type { CsvRows } from "../export/csv.js";
 import { CsvLink } from "../export/csv-link.js";
 import type { ApiProblem } from "../api/problem.js";
-import { RefusalGuidance } from "./refusal-guidance.js";
+import type { PrintSize } from "../charts/print-size.js";
 
 export interface FigureCounts {
   /** As the API returned them (null while unknown): the sample the figure rests on. */
@@ -22,6 +22,11 @@ interface FigurePanelProps {
   /** An answer is at hand (possibly the previous group's, while loading). */
   hasData: boolean;
   problem: ApiProblem | null;
+  /**
+   * Set when the disclosure rule withholds the figure: what it would show. The reason is
+   * said once, above the figures; the panel only says what is missing.
+   */
+  withheld?: string | undefined;
   /** The spec's chart sentence, or another one-line reading of the figure. */
   sentence?: string | undefined;
   /**
@@ -38,6 +43,10 @@ interface FigurePanelProps {
   facts?: ComponentChildren;
   /** The table view: the chart's data as a real table. */
   table: ComponentChildren;
+  /** The figure's numbers on paper, beside its chart (band counts, quartiles, largest cases). */
+  printNumbers?: ComponentChildren;
+  /** The chart's size on paper, so its box in the print stylesheet is the size it is drawn at. */
+  printSize: PrintSize;
 }
 
 /**
@@ -46,8 +55,8 @@ interface FigurePanelProps {
  * replaces the chart with guidance; the frame stays so the page keeps its shape.
  */
 export function FigurePanel(props: FigurePanelProps) {
-  const { id, counts, problem } = props;
-  const ready = props.hasData && problem === null;
+  const { id, counts, problem, withheld } = props;
+  const ready = props.hasData && problem === null && withheld === undefined;
   return (
     <section class={`figure figure-${id}`} aria-labelledby={`${id}-title`} aria-busy={props.loading} data-testid={`${id}-figure`}>
       <header class="figure-head">
@@ -64,14 +73,14 @@ export function FigurePanel(props: FigurePanelProps) {
         </dl>
       </header>
       {counts.programsNote ? <p class="counts-note">{counts.programsNote}</p> : null}
-      {problem ? (
-        problem.isRefusal ? (
-          <RefusalGuidance problem={problem} testId={`${id}-refusal`} />
-        ) : (
-          <p class="figure-error" role="alert">
-            This figure could not be computed: {problem.detail}
-          </p>
-        )
+      {withheld !== undefined ? (
+        <p class="withheld" data-testid={`${id}-refusal`}>
+          <strong>Withheld:</strong> {withheld}
+        </p>
+      ) : problem && !problem.isRefusal ? (
+        <p class="figure-error" role="alert">
+          This figure could not be computed: {problem.detail}
+        </p>
       ) : null}
       {props.guidance && ready ? (
         <p class="sentence client-missing" id={`${id}-sentence`} data-testid={`${id}-guidance`}>
@@ -82,14 +91,21 @@ export function FigurePanel(props: FigurePanelProps) {
           {props.sentence}
         </p>
       ) : null}
-      <div
-        class={`chart${ready ? "" : " chart-hidden"}`}
-        role="img"
-        aria-label={props.description}
-        aria-describedby={(props.guidance || props.sentence) && ready ? `${id}-sentence` : undefined}
-        data-testid={`${id}-chart`}
-      >
-        {props.chart}
+      <div class="figure-body">
+        <div
+          class={`chart chart-print-${props.printSize}${ready ? "" : " chart-hidden"}`}
+          role="img"
+          aria-label={props.description}
+          aria-describedby={(props.guidance || props.sentence) && ready ? `${id}-sentence` : undefined}
+          data-testid={`${id}-chart`}
+        >
+          {props.chart}
+        </div>
+        {ready && props.printNumbers ? (
+          <div class="print-numbers print-only" data-testid={`${id}-print-numbers`}>
+            {props.printNumbers}
+          </div>
+        ) : null}
       </div>
       {props.loading ? (
         <p class="loading" role="status">

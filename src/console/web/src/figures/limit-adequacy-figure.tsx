@@ -2,10 +2,12 @@ import { useMemo, useState } from "preact/hooks";
 import type { ApiProblem } from "../api/problem.js";
 import type { LimitAdequacy } from "../api/types.js";
 import type { ChartOption } from "../charts/echarts.js";
-import { AXIS_FONT, CLIENT_COLOR, MEDIAN_COLOR, PEER_COLOR, UNCOVERED_COLOR, tooltipBase, tooltipHtml } from "../charts/theme.js";
-import { logMinIncluding, maxIncluding, type Extent } from "../charts/axis-range.js";
+import { AXIS_FONT, CLIENT_COLOR, MEDIAN_COLOR, PEER_COLOR, UNCOVERED_COLOR, tooltipBase, tooltipHtml, OUTER_BOUNDS } from "../charts/theme.js";
+import { drawnAt, isZeroRow, logAxisFor } from "../charts/log-axis.js";
+import { csvFilename, csvHeaderRows, type ReportContext } from "../export/report-context.js";
 import { useChart } from "../charts/use-chart.js";
 import { FigurePanel, type FigureCounts } from "./figure-panel.js";
+import { adequacyHeadline } from "./adequacy-headline.js";
 import { compactMoney, count, money } from "./format.js";
 
 interface LimitAdequacyFigureProps {
@@ -15,26 +17,38 @@ interface LimitAdequacyFigureProps {
   counts: FigureCounts;
   loading: boolean;
   problem: ApiProblem | null;
+  withheld?: string | undefined;
+  context: ReportContext;
 }
 
 /** Rows drawn in the case table before "Show all": a broad group lists tens of thousands. */
 const TABLE_ROWS = 200;
 
+/** The largest cases the printed report lists by amount. */
+const LARGEST_PRINTED = 5;
+
+
 /**
  * The peers' loss cases, smallest to largest, against the client's limit and the median
  * peer limit (spec 2.10, SEMANTICS.md 9): a case at or below the client's limit is covered.
- * Amounts span cents to billions, so the amount axis is logarithmic (a zero is drawn at $1).
+ * Amounts span cents to billions, so the amount axis is logarithmic, with $0 losses on a
+ * "$0" row of their own (charts/log-axis.ts).
  */
-export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, problem }: LimitAdequacyFigureProps) {
+export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, problem, withheld, context }: LimitAdequacyFigureProps) {
   const [showAll, setShowAll] = useState(false);
   const cases = useMemo(() => adequacy?.listOfCases ?? [], [adequacy]);
 
   const option = useMemo<ChartOption | null>(() => {
     if (!adequacy) return null;
+    const limits = [...(hasClient ? [adequacy.clientLimit] : []), adequacy.medianLimit];
+    // The axis reaches both limits even when every loss is far above or below them, so the lines always show.
+    const axis = logAxisFor(
+      cases.map((c) => c.lossAmount),
+      limits,
+    );
     const covered: [number, number, number][] = [];
     const uncovered: [number, number, number][] = [];
-    cases.forEach((c, i) => (!hasClient || c.lossAmount <= adequacy.clientLimit ? covered : uncovered).push([i + 1, Math.max(1, c.lossAmount), c.lossEventID]));
-    const limits = [...(hasClient ? [adequacy.clientLimit] : []), adequacy.medianLimit];
+    cases.forEach((c, i) => (!hasClient || c.lossAmount <= adequacy.clientLimit ? covered : uncovered).push([i + 1, drawnAt(axis, c.lossAmount), c.lossEventID]));
     // Labels at opposite ends, so two limits close together do not print over each other.
     const line = (value: number, label: string, color: string, position: "insideEndTop" | "insideStartBottom") =>
       value > 0 ? [{ yAxis: value, lineStyle: { color, width: 2, type: "dashed" as const }, label: { formatter: label, color, position } }] : [];
@@ -48,8 +62,9 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
     });
     return {
       animationDuration: 300,
-      grid: { left: 8, right: 16, top: 40, bottom: 8 },
-      legend: { top: 0, textStyle: { fontSize: AXIS_FONT } },
+      // The legend has the top to itself: the amount axis' name stands beside the axis, not above it.
+      grid: { left: 8, right: 16, top: 38, bottom: 8, outerBounds: OUTER_BOUNDS },
+      legend: { top: OUTER_BOUNDS.top, textStyle: { fontSize: AXIS_FONT } },
       tooltip: {
         ...tooltipBase,
         trigger: "item",
@@ -60,14 +75,16 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
         },
       },
       xAxis: { type: "value", name: "Cases, smallest loss first", nameLocation: "middle", nameGap: 26, min: 0, max: cases.length + 1, minInterval: 1, axisLabel: { fontSize: AXIS_FONT } },
-      // The axis reaches both limits even when every loss is far above or below them, so the lines always show.
       yAxis: {
         type: "log",
         name: "Loss ($)",
+        nameLocation: "middle",
+        nameRotate: 90,
+        nameGap: 44,
         logBase: 10,
-        min: (extent: Extent) => logMinIncluding(extent, limits, 1.5),
-        max: (extent: Extent) => maxIncluding(extent, [...limits, 10], 1.5),
-        axisLabel: { formatter: compactMoney, fontSize: AXIS_FONT },
+        min: axis.min,
+        max: axis.max,
+        axisLabel: { formatter: (value: number) => (isZeroRow(axis, value) ? "$0" : compactMoney(value)), fontSize: AXIS_FONT },
       },
       series: [
         {
@@ -86,7 +103,7 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
     };
   }, [adequacy, cases, hasClient]);
 
-  const ref = useChart(option);
+  const ref = useChart(option, "adequacy");
   const description = !adequacy
     ? "Limit adequacy: not loaded."
     : hasClient
@@ -96,12 +113,16 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
   const covered = (amount: number) => (amount <= clientLimit ? "yes" : "no");
 
   const rows = useMemo(
-    () =>
-      hasClient
+    () => [
+      ...csvHeaderRows("Limit adequacy", context),
+      ...(hasClient
         ? [["Loss event ID", "Loss amount", "Within client limit"], ...cases.map((c) => [c.lossEventID, c.lossAmount, c.lossAmount <= clientLimit ? "yes" : "no"])]
-        : [["Loss event ID", "Loss amount"], ...cases.map((c) => [c.lossEventID, c.lossAmount])],
-    [cases, clientLimit, hasClient],
+        : [["Loss event ID", "Loss amount"], ...cases.map((c) => [c.lossEventID, c.lossAmount])]),
+    ],
+    [cases, clientLimit, hasClient, context],
   );
+  // The largest cases, largest first, for the printed report (the list is ordered smallest first).
+  const largest = cases.slice(-LARGEST_PRINTED).reverse();
   const shown = showAll ? cases : cases.slice(0, TABLE_ROWS);
 
   return (
@@ -112,10 +133,33 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
       loading={loading}
       hasData={adequacy !== null}
       problem={problem}
-      sentence={adequacy ? `${adequacy.percentCovered}% of the peers' ${count(cases.length)} loss cases are within the client's limit of ${money(adequacy.clientLimit)}.` : undefined}
+      sentence={adequacy ? adequacyHeadline(adequacy) : undefined}
+      withheld={withheld}
+      printSize="adequacy"
+      printNumbers={
+        adequacy ? (
+          <table class="band-counts">
+            <caption>Largest loss cases</caption>
+            <tbody>
+              {largest.map((c) => (
+                <tr key={c.lossEventID} class={hasClient && covered(c.lossAmount) === "no" ? "uncovered-row" : undefined}>
+                  <th scope="row">Loss {c.lossEventID}</th>
+                  <td>{money(c.lossAmount)}</td>
+                  <td>{hasClient ? (covered(c.lossAmount) === "yes" ? "within" : "above") : ""}</td>
+                </tr>
+              ))}
+              {largest.length === 0 ? (
+                <tr>
+                  <td colSpan={3}>No loss cases</td>
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+        ) : null
+      }
       guidance={hasClient ? undefined : "Enter the client's limit to see how many of the peers' losses it would cover."}
       description={description}
-      csv={adequacy ? { filename: "limit-adequacy.csv", rows } : null}
+      csv={adequacy ? { filename: csvFilename("limit-adequacy", context), rows } : null}
       chart={
         // The canvas element stays mounted (the chart is bound to it); an empty group hides it.
         <>
@@ -139,7 +183,7 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
             {hasClient ? (
               <div>
                 <dt>Cases covered</dt>
-                <dd data-testid="adequacy-percent-covered">{adequacy.percentCovered}%</dd>
+                <dd data-testid="adequacy-percent-covered">{cases.length > 0 ? `${adequacy.percentCovered}%` : "no cases"}</dd>
               </div>
             ) : null}
             <div>

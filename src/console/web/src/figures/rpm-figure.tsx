@@ -2,11 +2,12 @@ import { useMemo } from "preact/hooks";
 import type { ApiProblem } from "../api/problem.js";
 import type { Rpm } from "../api/types.js";
 import type { ChartOption } from "../charts/echarts.js";
-import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml } from "../charts/theme.js";
+import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml, OUTER_BOUNDS } from "../charts/theme.js";
 import { maxIncluding, type Extent } from "../charts/axis-range.js";
 import { useChart } from "../charts/use-chart.js";
 import { FigurePanel, type FigureCounts } from "./figure-panel.js";
 import { compactMoney, money } from "./format.js";
+import { csvFilename, csvHeaderRows, type ReportContext } from "../export/report-context.js";
 
 interface RpmFigureProps {
   rpm: Rpm | null;
@@ -15,6 +16,8 @@ interface RpmFigureProps {
   counts: FigureCounts;
   loading: boolean;
   problem: ApiProblem | null;
+  withheld?: string | undefined;
+  context: ReportContext;
 }
 
 /**
@@ -22,13 +25,13 @@ interface RpmFigureProps {
  * maximum (the API gives no minimum, so the lower whisker stops at Q1), and the
  * client's RPM as a line with its percentile (spec 2.6, SEMANTICS.md 7).
  */
-export function RpmFigure({ rpm, hasClient, counts, loading, problem }: RpmFigureProps) {
+export function RpmFigure({ rpm, hasClient, counts, loading, problem, withheld, context }: RpmFigureProps) {
   const option = useMemo<ChartOption | null>(() => {
     if (!rpm) return null;
     const box = [rpm.firstQuartile, rpm.firstQuartile, rpm.median, rpm.fourthQuartile, rpm.maxRpm];
     return {
       animationDuration: 300,
-      grid: { left: 8, right: 24, top: 36, bottom: 8 },
+      grid: { left: 8, right: 24, top: 36, bottom: 8, outerBounds: OUTER_BOUNDS },
       tooltip: {
         ...tooltipBase,
         trigger: "item",
@@ -71,7 +74,7 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem }: RpmFigur
     };
   }, [rpm, hasClient]);
 
-  const ref = useChart(option);
+  const ref = useChart(option, "rpm");
   const description = rpm
     ? `Box plot of the peers' rate per million: first quartile ${money(rpm.firstQuartile)}, median ${money(rpm.median)}, third quartile ${money(rpm.fourthQuartile)}, maximum ${money(rpm.maxRpm)}.` +
       (hasClient ? ` The client's RPM, ${money(rpm.clientBar)}, is marked by a line.` : "")
@@ -108,7 +111,22 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem }: RpmFigur
       sentence={rpm?.chartDescription}
       guidance={hasClient ? undefined : "Enter the client's limit and premium to see where its rate per million stands among its peers."}
       description={description}
-      csv={rpm ? { filename: "rpm.csv", rows } : null}
+      csv={rpm ? { filename: csvFilename("rpm", context), rows: [...csvHeaderRows("Rate per million (RPM)", context), ...rows] } : null}
+      withheld={withheld}
+      printSize="rpm"
+      printNumbers={
+        <table class="band-counts">
+          <caption>Peers' RPM</caption>
+          <tbody>
+            {rows.slice(1).map(([label, value]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td>{label === "Client percentile" ? String(value) : money(value!)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      }
       chart={<div class="chart-canvas chart-canvas-short" ref={ref} />}
       facts={
         rpm && hasClient ? (

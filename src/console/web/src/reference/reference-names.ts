@@ -23,6 +23,12 @@ export function naicsName(reference: ReferenceData | null, code: string): string
   return null;
 }
 
+/** True when the reference data lists the code as a sector or a subsector (true before it has loaded: the API checks again). */
+export function isKnownNaics(reference: ReferenceData | null, code: string): boolean {
+  if (!reference) return true;
+  return reference.naicsSectors.some((sector) => sector.code === code || sector.subsectors.some((s) => s.code === code));
+}
+
 /** A code with its title, everywhere the same: `52 Finance and Insurance`, `32 Manufacturing (part of 31-33)`. */
 export function naicsLabel(reference: ReferenceData | null, code: string): string {
   const name = naicsName(reference, code);
@@ -42,16 +48,26 @@ export function lineOfBusinessName(reference: ReferenceData | null, coverageId: 
   return coverageOf(reference, coverageId)?.linesOfBusiness.find((l) => String(l.lineOfBusinessId) === lobId)?.name ?? `Line of business ${lobId}`;
 }
 
-/** The codes the spec names (2.1), for when the reference data is not at hand. */
-const KNOWN_ORGANIZATION_TYPES: readonly { code: string; name: string | null }[] = [
-  { code: "PUB", name: "Public" },
-  { code: "PRV", name: "Private" },
-  { code: "PSB", name: null },
-];
+/**
+ * Names for the organization type codes of the data (DATA-FORMAT.md: PUB, PRV, PSB, NFP),
+ * for the codes the reference data answers without a name: a broker reading "NFP" or
+ * "PSB" on a client's report needs the words (issue 27). PUB and PRV are the spec's own
+ * (2.1); NFP is the industry's not-for-profit and PSB its public sector body (the data's
+ * PSB companies are utilities, agencies and the like).
+ */
+const ORGANIZATION_TYPE_NAMES: Readonly<Record<string, string>> = {
+  PUB: "Public",
+  PRV: "Private",
+  NFP: "Not-for-profit",
+  PSB: "Public sector body",
+};
 
-/** The organization types to offer: the reference data's, or the spec's when it is not at hand. */
+/** The codes the data uses, for when the reference data is not at hand. */
+const KNOWN_ORGANIZATION_TYPES = Object.keys(ORGANIZATION_TYPE_NAMES).map((code) => ({ code, name: null }));
+
+/** The organization types to offer, each with a name: the reference data's, or the known codes when it is not at hand. */
 export function organizationTypes(reference: ReferenceData | null): readonly { code: string; name: string | null }[] {
-  return reference?.organizationTypes ?? KNOWN_ORGANIZATION_TYPES;
+  return (reference?.organizationTypes ?? KNOWN_ORGANIZATION_TYPES).map((t) => ({ code: t.code, name: t.name ?? ORGANIZATION_TYPE_NAMES[t.code.toUpperCase()] ?? null }));
 }
 
 /** Organization type codes compare case-insensitively, as the API reads them. */

@@ -1,6 +1,6 @@
 import type { ReferenceData } from "../api/types.js";
 import type { PeerGroup } from "../state/peer-group.js";
-import { coverageOf, organizationTypes, sameOrganizationType } from "./reference-names.js";
+import { coverageOf, isKnownNaics, organizationTypes, sameOrganizationType } from "./reference-names.js";
 
 /**
  * The ids in a peer group (a link, often an old one) that the reference data no longer
@@ -11,6 +11,7 @@ import { coverageOf, organizationTypes, sameOrganizationType } from "./reference
 export function unknownIds(group: PeerGroup, reference: ReferenceData | null): string[] {
   if (!reference) return [];
   const found: string[] = [];
+  for (const code of group.naics) if (!isKnownNaics(reference, code)) found.push(`NAICS ${code}`);
   const coverage = coverageOf(reference, group.coverageId);
   if (group.coverageId !== "" && !coverage) found.push(`coverage ${group.coverageId}`);
   if (coverage) {

@@ -1,26 +1,31 @@
-import { widenAdvice, type ApiProblem } from "../api/problem.js";
 import type { ReferenceData } from "../api/types.js";
 import { DistributionFigure } from "../figures/distribution-figure.js";
 import type { FigureCounts } from "../figures/figure-panel.js";
 import { LimitAdequacyFigure } from "../figures/limit-adequacy-figure.js";
 import { RpmFigure } from "../figures/rpm-figure.js";
+import { ReportFooter } from "../export/report-footer.js";
+import type { ReportContext } from "../export/report-context.js";
 import { ReportSummary } from "../export/report-summary.js";
+import { RefusalExplanation, WidenAdvice } from "../refusal/refusal-explanation.js";
+import { widenOptions } from "../refusal/widen-options.js";
 import { isDefaultWindow, type PeerGroup } from "../state/peer-group.js";
 import type { BenchmarkResults } from "./use-benchmark.js";
+import type { Withholding } from "./withheld-figures.js";
 
 interface BenchmarkResultsViewProps {
   group: PeerGroup;
   results: BenchmarkResults;
+  withholding: Withholding;
   reference: ReferenceData | null;
-  companyName: string;
+  context: ReportContext;
   thinGroupPrograms: number;
 }
 
 /**
- * Every figure of the group with the sample it rests on, a warning when the group is
- * thin, and guidance when the disclosure rule withholds figures.
+ * Every figure of the group with the sample it rests on; a group with no programs is said
+ * to be empty (not thin), a small one thin; withheld figures are explained once, at the top.
  */
-export function BenchmarkResultsView({ group, results, reference, companyName, thinGroupPrograms }: BenchmarkResultsViewProps) {
+export function BenchmarkResultsView({ group, results, withholding, reference, context, thinGroupPrograms }: BenchmarkResultsViewProps) {
   const { assessment, rpm, adequacy, adequacyPrograms } = results;
   // Client marks come from the group each answer was asked for, not the group being typed.
   const assessed = assessment.group ?? group;
@@ -36,31 +41,43 @@ export function BenchmarkResultsView({ group, results, reference, companyName, t
         losses: counts.losses,
         programsNote: "Programs of the last 24 months: limit adequacy's median peer limit always uses that window.",
       };
-  const refusals = [assessment.problem, rpm.problem, adequacy.problem, adequacyPrograms.problem].filter((p): p is ApiProblem => p?.isRefusal === true);
-  const thin = a !== null && a.totalProgramCount < thinGroupPrograms;
+  const empty = a !== null && a.totalProgramCount === 0;
+  const thin = a !== null && !empty && a.totalProgramCount < thinGroupPrograms;
+  const { withheld, refusals } = withholding;
 
   return (
     <div class="results" aria-busy={results.busy} data-testid="results">
-      <ReportSummary group={group} reference={reference} companyName={companyName} />
+      <ReportSummary group={group} reference={reference} context={context} />
+      {empty ? (
+        <section class="empty-group" role="status" aria-labelledby="empty-group-title" data-testid="empty-group">
+          <h2 id="empty-group-title">No programs match this peer group</h2>
+          <p>
+            No company's program fits every condition of the group in this window, so there is nothing to benchmark against. Widen the group: more NAICS codes, a wider
+            exposure range, more organization types, or a longer window.
+          </p>
+        </section>
+      ) : null}
       {thin ? (
         <p class="warning" role="alert" data-testid="thin-group-warning">
           Thin peer group: these figures rest on {a.totalProgramCount} program{a.totalProgramCount === 1 ? "" : "s"}, fewer than {thinGroupPrograms}. Read them with
           care, or widen the group.
         </p>
       ) : null}
-      {refusals.length > 0 ? (
-        <div class="guidance" role="status" data-testid="refusal-guidance">
-          <p class="guidance-title">Some figures are withheld to keep contributors' programs confidential</p>
-          <p>{widenAdvice(refusals[0]!.disclosure!)}</p>
-        </div>
+      {refusals.length > 0 && !empty ? (
+        <RefusalExplanation refusals={refusals}>
+          <WidenAdvice options={widenOptions(group, reference)} />
+        </RefusalExplanation>
       ) : null}
-      <div class="figures">
-        <DistributionFigure kind="limit" distribution={a?.limitDistribution ?? null} clientAmount={assessed.limit} counts={counts} loading={assessment.loading} problem={assessment.problem} />
-        <DistributionFigure kind="premium" distribution={a?.premiumDistribution ?? null} clientAmount={assessed.premium} counts={counts} loading={assessment.loading} problem={assessment.problem} />
-        <DistributionFigure kind="retention" distribution={a?.retentionDistribution ?? null} clientAmount={assessed.retention} counts={counts} loading={assessment.loading} problem={assessment.problem} />
-        <RpmFigure rpm={rpm.answer?.data ?? null} hasClient={Number(rpmGroup.limit) > 0 && rpmGroup.premium !== ""} counts={counts} loading={rpm.loading} problem={rpm.problem} />
-        <LimitAdequacyFigure adequacy={adequacy.answer?.data ?? null} hasClient={adequacyGroup.limit !== ""} counts={adequacyCounts} loading={adequacy.loading} problem={adequacy.problem} />
-      </div>
+      {empty ? null : (
+        <div class="figures">
+          <DistributionFigure kind="limit" distribution={a?.limitDistribution ?? null} clientAmount={assessed.limit} counts={counts} loading={assessment.loading} problem={assessment.problem} withheld={withheld.limit} context={context} />
+          <DistributionFigure kind="premium" distribution={a?.premiumDistribution ?? null} clientAmount={assessed.premium} counts={counts} loading={assessment.loading} problem={assessment.problem} withheld={withheld.premium} context={context} />
+          <DistributionFigure kind="retention" distribution={a?.retentionDistribution ?? null} clientAmount={assessed.retention} counts={counts} loading={assessment.loading} problem={assessment.problem} withheld={withheld.retention} context={context} />
+          <RpmFigure rpm={rpm.answer?.data ?? null} hasClient={Number(rpmGroup.limit) > 0 && rpmGroup.premium !== ""} counts={counts} loading={rpm.loading} problem={rpm.problem} withheld={withheld.rpm} context={context} />
+          <LimitAdequacyFigure adequacy={adequacy.answer?.data ?? null} hasClient={adequacyGroup.limit !== ""} counts={adequacyCounts} loading={adequacy.loading} problem={adequacy.problem} withheld={withheld.adequacy} context={context} />
+        </div>
+      )}
+      <ReportFooter context={context} />
     </div>
   );
 }

@@ -44,8 +44,8 @@ export function useBenchmark(api: ApiClient, group: PeerGroup): BenchmarkResults
   // `key` is the group the figures were last asked for: busy until it is the current one, so
   // the render between a change and its effect is not taken for a finished one.
   const [state, setState] = useState<{ key: string | null; figures: Figures }>({ key: null, figures: IDLE });
-  // The company only prefills the builder; it changes no figure, so it is not part of the key.
-  const key = missingInputs(group).length === 0 ? serializePeerGroup({ ...group, companyId: "" }) : null;
+  // The company only prefills the builder, and the amounts' coverage note is a note: neither changes a figure.
+  const key = missingInputs(group).length === 0 ? serializePeerGroup({ ...group, companyId: "", amountsCoverageId: "" }) : null;
 
   useEffect(() => {
     if (key === null) {

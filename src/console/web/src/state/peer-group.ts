@@ -30,6 +30,12 @@ export interface PeerGroup {
   limit: string;
   premium: string;
   retention: string;
+  /**
+   * The coverage the client's amounts were entered for, when the coverage has changed since
+   * ("" otherwise): a limit typed for D&O is not the client's Cyber limit, so the page says so
+   * until the broker confirms or retypes them. In the link, so a shared report says it too.
+   */
+  amountsCoverageId: string;
 }
 
 const list = (value: string | null) =>
@@ -61,6 +67,7 @@ export function parsePeerGroup(search: string): PeerGroup {
     limit: q.get("limit") ?? "",
     premium: q.get("premium") ?? "",
     retention: q.get("retention") ?? "",
+    amountsCoverageId: q.get("amountsCoverageId") ?? "",
   };
 }
 
@@ -83,6 +90,7 @@ export function serializePeerGroup(group: PeerGroup): string {
   put("limit", group.limit);
   put("premium", group.premium);
   put("retention", group.retention);
+  put("amountsCoverageId", group.amountsCoverageId);
   const text = q.toString();
   return text ? `?${text}` : "";
 }
@@ -92,17 +100,40 @@ const AMOUNT = /^\d+(\.\d{1,2})?$/;
 
 export const isAmount = (text: string) => AMOUNT.test(text.trim());
 
+/** The client's amounts emptied: what goes with a change of client. */
+export const NO_CLIENT_AMOUNTS = { limit: "", premium: "", retention: "", amountsCoverageId: "" } as const;
+
+export const hasClientAmounts = (group: PeerGroup) => group.limit !== "" || group.premium !== "" || group.retention !== "";
+
+/** True when the exposure range's low end is above its high end (both ends being amounts). */
+export const isRangeReversed = (group: PeerGroup) =>
+  isAmount(group.exposureRangeLow) && isAmount(group.exposureRangeHigh) && Number(group.exposureRangeLow) > Number(group.exposureRangeHigh);
+
 /**
- * What still keeps the group from being asked for, in the builder's words. The API checks
- * everything again (and its 400 names fields); this only avoids requests bound to fail.
+ * What keeps the group from being asked for, in the builder's words: first what is not
+ * there yet (the onboarding card lists it), then what is there but wrong (marked on its
+ * fields). The API checks everything again (and its 400 names fields); this only avoids
+ * requests bound to fail.
  */
 export function missingInputs(group: PeerGroup): string[] {
+  return [...absentInputs(group), ...invalidInputs(group)];
+}
+
+/** Inputs not given yet: a group still being built. */
+export function absentInputs(group: PeerGroup): string[] {
   const problems: string[] = [];
   if (group.naics.length === 0) problems.push("Choose at least one NAICS code.");
-  else if (group.naics.some((code) => !/^\d{2,3}$/.test(code))) problems.push("NAICS codes have 2 or 3 digits.");
-  if (!/^\d+$/.test(group.coverageId)) problems.push("Choose a coverage.");
+  if (group.coverageId === "") problems.push("Choose a coverage.");
   if (!isAmount(group.exposureRangeLow) || !isAmount(group.exposureRangeHigh)) problems.push("Enter the exposure range (both ends).");
-  else if (Number(group.exposureRangeLow) > Number(group.exposureRangeHigh)) problems.push("The exposure range's low end is above its high end.");
+  return problems;
+}
+
+/** Inputs given but wrong: each is marked on its own field, not answered with the onboarding card. */
+export function invalidInputs(group: PeerGroup): string[] {
+  const problems: string[] = [];
+  if (group.naics.some((code) => !/^\d{2,3}$/.test(code))) problems.push("NAICS codes have 2 or 3 digits.");
+  if (group.coverageId !== "" && !/^\d+$/.test(group.coverageId)) problems.push("A coverage id is a number.");
+  if (isRangeReversed(group)) problems.push("The exposure range's low end is above its high end.");
   if (group.newestTrailing >= group.oldestTrailing) problems.push("The window's newest end must be more recent than its oldest end.");
   for (const [name, value] of [["limit", group.limit], ["premium", group.premium], ["retention", group.retention]] as const) {
     if (value !== "" && !isAmount(value)) problems.push(`The client's ${name} must be an amount in dollars, up to 2 decimals.`);

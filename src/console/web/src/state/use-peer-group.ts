@@ -1,17 +1,29 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { parsePeerGroup, serializePeerGroup, type PeerGroup } from "./peer-group.js";
 
 export type UpdatePeerGroup = (patch: Partial<PeerGroup>) => void;
 
 /**
- * The peer group from the address bar. Every committed change pushes a history entry, so
+ * Changes to the same inputs this close together are one change still settling (arrowing
+ * through a select fires a change per option): they replace the last history entry
+ * instead of adding one each (issue 27, item 6).
+ */
+export const SETTLE_MS = 1_500;
+
+/**
+ * The peer group from the address bar. Every settled change pushes a history entry, so
  * back and forward step through the groups the broker tried; popstate reads it back.
  */
 export function usePeerGroup(): [PeerGroup, UpdatePeerGroup] {
   const [group, setGroup] = useState(() => parsePeerGroup(location.search));
+  // The inputs and time of the last entry pushed: a quick change of the same inputs amends it.
+  const last = useRef<{ keys: string; at: number } | null>(null);
 
   useEffect(() => {
-    const onPop = () => setGroup(parsePeerGroup(location.search));
+    const onPop = () => {
+      last.current = null;
+      setGroup(parsePeerGroup(location.search));
+    };
     addEventListener("popstate", onPop);
     return () => removeEventListener("popstate", onPop);
   }, []);
@@ -20,7 +32,15 @@ export function usePeerGroup(): [PeerGroup, UpdatePeerGroup] {
     // The address bar is the source of truth, so two quick updates never lose each other.
     const next = { ...parsePeerGroup(location.search), ...patch };
     const search = serializePeerGroup(next);
-    if (search !== location.search) history.pushState(null, "", `${location.pathname}${search}${location.hash}`);
+    if (search !== location.search) {
+      const keys = Object.keys(patch).sort().join(",");
+      const now = performance.now();
+      const settling = last.current !== null && last.current.keys === keys && now - last.current.at < SETTLE_MS;
+      const url = `${location.pathname}${search}${location.hash}`;
+      if (settling) history.replaceState(null, "", url);
+      else history.pushState(null, "", url);
+      last.current = { keys, at: now };
+    }
     setGroup(next);
   }, []);
 

@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["gen/**", "node_modules/**", ".cpb/**", ".tap/**", "coverage/**", "dist/**"] },
+  { ignores: ["gen/**", "node_modules/**", ".cpb/**", ".tap/**", "coverage/**", "dist/**", ".cache/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -668,7 +668,10 @@ export const GetTotalLossCountResponseSchema: GenMessage<GetTotalLossCountRespon
  */
 export const AssessmentService: GenService<{
   /**
-   * GET form: the three distributions plus the program and loss counts.
+   * Assessment data: the three distributions plus the program and loss counts.
+   *
+   * The peer group is given in the query (spec 4.1); every program of the past 2 years
+   * counts.
    *
    * @generated from rpc commercialpolicybenchmark.v2.AssessmentService.GetAssessmentData
    */
@@ -678,7 +681,9 @@ export const AssessmentService: GenService<{
     output: typeof GetAssessmentDataResponseSchema;
   },
   /**
-   * POST form: the three distributions only.
+   * Assessment data: the three distributions only.
+   *
+   * The peer group and the time window are given in a JSON body (spec 4.1).
    *
    * @generated from rpc commercialpolicybenchmark.v2.AssessmentService.PostAssessmentData
    */
@@ -688,7 +693,9 @@ export const AssessmentService: GenService<{
     output: typeof PostAssessmentDataResponseSchema;
   },
   /**
-   * Rate-per-million statistics; the GET and POST forms answer alike.
+   * Rate-per-million statistics of the peer group.
+   *
+   * The GET (query) and POST (JSON body, with the time window) forms answer alike (spec 4.2).
    *
    * @generated from rpc commercialpolicybenchmark.v2.AssessmentService.GetRpmDistributionData
    */
@@ -698,7 +705,10 @@ export const AssessmentService: GenService<{
     output: typeof GetRpmDistributionDataResponseSchema;
   },
   /**
-   * The number of peer-group programs in the window; REST answers a bare JSON number.
+   * Total program count of the peer group.
+   *
+   * The programs in the time window (default: the past 2 years); REST answers a bare
+   * JSON number (spec 4.3).
    *
    * @generated from rpc commercialpolicybenchmark.v2.AssessmentService.GetTotalProgramCount
    */
@@ -708,7 +718,10 @@ export const AssessmentService: GenService<{
     output: typeof GetTotalProgramCountResponseSchema;
   },
   /**
-   * The number of peer-group loss events; REST answers a bare JSON number.
+   * Total loss count of the peer group.
+   *
+   * The loss events of the peer group, by loss year; REST answers a bare JSON number
+   * (spec 4.4).
    *
    * @generated from rpc commercialpolicybenchmark.v2.AssessmentService.GetTotalLossCount
    */

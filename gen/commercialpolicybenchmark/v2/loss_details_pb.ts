@@ -412,7 +412,7 @@ export const LossDetailsService: GenService<{
     output: typeof GetLossDetailsResponseSchema;
   },
   /**
-   * Limit adequacy (GET): the caller's limit against its peers' losses.
+   * Limit adequacy: the caller's limit against its peers' losses.
    *
    * On both paths the spec shows, with the spec's capitalized query names (spec 4.8);
    * no loss-year filter.
@@ -425,7 +425,7 @@ export const LossDetailsService: GenService<{
     output: typeof GetLimitAdequacyResponseSchema;
   },
   /**
-   * Limit adequacy (POST): the caller's limit against its peers' losses.
+   * Limit adequacy: the caller's limit against its peers' losses.
    *
    * The peer group and the loss-year inputs in a JSON body (spec 4.8).
    *

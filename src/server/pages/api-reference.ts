@@ -2,10 +2,14 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createStaticFile, type StaticFile } from "../static-file.js";
+import { FAVICON_PATH } from "./favicon.js";
 import { BASE_POLICY, PAGE_HEADERS } from "./page-security.js";
 
 /** The reference's files, made once per process however many servers it runs: Scalar's bundle is 4 MB to read, hash and compress. */
 let reference: Map<string, StaticFile> | undefined;
+
+/** Styles added to Scalar's: no line of the page is wider than the window (at 1280 px, long paths were). */
+const CUSTOM_CSS = ".scalar-app code, .scalar-app h1, .scalar-app h2, .scalar-app h3 { overflow-wrap: anywhere; }";
 
 /** Where the reference's files are served. */
 const DOCS_PATH = "/docs";
@@ -25,11 +29,22 @@ function buildReference(): Map<string, StaticFile> {
   const bundle = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js"));
   const options = {
     url: "/openapi.json",
+    favicon: FAVICON_PATH,
     withDefaultFonts: false,
     telemetry: false,
+    // Nothing that calls Scalar's hosted services (its proxy, registry and API) or
+    // leaves for an editor: no AI agent, no MCP generation (with its VS Code and
+    // Cursor buttons), no client app, no developer tools.
     agent: { disabled: true },
+    mcp: { disabled: true },
     hideClientButton: true,
     showDeveloperTools: "never",
+    // Try-it sends a pasted token: the openId scheme stays in the document for tools
+    // that sign in themselves, but from this page its flows cannot work (the dev
+    // provider's client allows no browser origin), so it is not the default.
+    authentication: { preferredSecurityScheme: "bearerToken" },
+    // Long paths and code wrap rather than push the Test Request panel off the page.
+    customCss: CUSTOM_CSS,
   };
   const init = `Scalar.createApiReference("#app", ${JSON.stringify(options)});\n`;
   const html = `<!doctype html>
@@ -38,6 +53,7 @@ function buildReference(): Map<string, StaticFile> {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Commercial Policy Benchmark API reference</title>
+<link rel="icon" type="image/svg+xml" href="${FAVICON_PATH}">
 </head>
 <body>
 <div id="app"></div>

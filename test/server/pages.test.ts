@@ -84,7 +84,7 @@ t.test('/docs as shipped: "Try it" defaults to the bearer scheme, a pasted token
   t.equal(await page.getByRole("button", { name: /open api client/i }).count(), 0, "no client app button");
 
   // The longest paths' operations, where the page used to scroll sideways at 1280 px.
-  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = async () => (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
   await page.getByText("LossDetailsService").first().click();
   await page.getByText(/Limit adequacy.*\(GET, getlimitadequacydata\)/).first().click();
   await page.waitForTimeout(500);

@@ -14,6 +14,7 @@ import type { DescMethod } from "@bufbuild/protobuf";
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import type { HttpRoute } from "../../src/transcoding/http-routes.js";
 import { parsePathTemplate } from "../../src/transcoding/path-template.js";
+import { exposureColumn } from "../../src/benchmark/exposure-type.js";
 
 type Json = { [key: string]: unknown };
 
@@ -165,6 +166,9 @@ t.test("query inputs: under the route's own spelling, required as the contract m
   const exposure = byName.get("ExposureType")!;
   t.same(exposure.schema, { type: "string", enum: ["Revenues", "Employees", "Market Cap"] }, "a closed set is an enum");
   t.same(exposure["x-aliases"], ["exposure"], "a case variant of the documented name is no alias");
+  // The enum is the contract's (closed_set); the service reads the values in exposure-type.ts.
+  for (const value of (exposure.schema as { enum: string[] }).enum) t.ok(exposureColumn(value), `the service reads ${value}`);
+  t.same(new Set((exposure.schema as { enum: string[] }).enum.map(exposureColumn)).size, 3, "three values, three columns");
   t.match(exposure.description, /case-insensitively, ignoring spaces, `_` and `-`/);
   t.same(byName.get("ClientLimit")?.schema, { type: "number", format: "double" });
   const search = operationOf("get", `${P}/company`).parameters as Json[];

@@ -8,9 +8,6 @@ import { BASE_POLICY, PAGE_HEADERS } from "./page-security.js";
 /** The reference's files, made once per process however many servers it runs: Scalar's bundle is 4 MB to read, hash and compress. */
 let reference: Map<string, StaticFile> | undefined;
 
-/** Styles added to Scalar's: no line of the page is wider than the window (at 1280 px, long paths were). */
-const CUSTOM_CSS = ".scalar-app code, .scalar-app h1, .scalar-app h2, .scalar-app h3 { overflow-wrap: anywhere; }";
-
 /** Where the reference's files are served. */
 const DOCS_PATH = "/docs";
 
@@ -43,8 +40,6 @@ function buildReference(): Map<string, StaticFile> {
     // that sign in themselves, but from this page its flows cannot work (the dev
     // provider's client allows no browser origin), so it is not the default.
     authentication: { preferredSecurityScheme: "bearerToken" },
-    // Long paths and code wrap rather than push the Test Request panel off the page.
-    customCss: CUSTOM_CSS,
   };
   const init = `Scalar.createApiReference("#app", ${JSON.stringify(options)});\n`;
   const html = `<!doctype html>

@@ -37,7 +37,9 @@ function peerGroupOperations(document: Json): { id: string; place: "query" | "bo
 t.test("openapi-typescript's types require naics, coverageId, exposureRangeLow and exposureRangeHigh on every peer-group operation", async (t) => {
   const document = openApiDocument(restRoutes, { issuer: "https://idp.example.com", version: "0" }) as Json;
   const operations = peerGroupOperations(document);
-  t.equal(operations.length, 9, "the assessment (2), RPM (2), count (2) and limit-adequacy (3) operations");
+  // At least the assessment (2), RPM (2), count (2) and limit-adequacy (3) operations;
+  // a new operation that reads a peer group must require all four too.
+  t.ok(operations.length >= 9, `the peer-group operations (${operations.length})`);
   const lines = [
     'import type { operations } from "./api.js";',
     'type Query<K extends keyof operations> = operations[K]["parameters"]["query"];',

@@ -101,7 +101,8 @@ t.test("every route of the document: required inputs are what the service requir
   }
 
   const operations = operationsOf(document);
-  t.equal(operations.length, 13, "every operation of the REST face");
+  // At least today's 13; operations added in new proto files are walked as well.
+  t.ok(operations.length >= 13, `every operation of the REST face (${operations.length})`);
   for (const op of operations) {
     const name = `${op.method} ${op.template}`;
     const requiredInputs = new Map(op.required.filter((input) => input.in !== "path").map((input) => [input.name, sample(input.name)]));

@@ -1,7 +1,7 @@
 /**
  * What the server tells the browser app at `GET /console/config.json` (issue 16), and
  * nothing else configures it: one contract, read by the server that writes it
- * (src/server/pages/console-site.ts) and the app that reads it (web/src/config.ts).
+ * (src/pages/console-site.ts) and the app that reads it (web/src/config.ts).
  * Types only, so the browser bundle takes nothing from the server's side.
  */
 export interface ConsoleSettings {

@@ -1,7 +1,9 @@
 import { getOption, ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
-import { alias } from "../../gen/commercialpolicybenchmark/v2/options_pb.js";
+import { alias, closed_set, query_name } from "../../gen/commercialpolicybenchmark/v2/options_pb.js";
+import { FieldBehavior, field_behavior } from "../../gen/google/api/field_behavior_pb.js";
 import { maxItemsOf } from "../rpc/list-limits.js";
 import type { JsonObject } from "./json-object.js";
+import { descriptionOf } from "./proto-descriptions.js";
 import { scalarSchema } from "./scalar-schemas.js";
 
 /**
@@ -21,36 +23,68 @@ function isRestInput(field: DescField): boolean {
   return field.fieldKind === "list" && field.listKind === "scalar" && field.scalar !== ScalarType.BYTES;
 }
 
-/** The other names the binder accepts for a field (spec 2.1, SEMANTICS.md section 11). */
-export function aliasesOf(field: DescField): string[] {
-  return getOption(field, alias);
+/**
+ * Whether the services refuse a call without this input (400 naming it): the contract
+ * says so with the standard `google.api.field_behavior = REQUIRED`, on any field of any
+ * request message, so a new operation's required inputs are documented with no change here.
+ */
+export function isRequired(field: DescField): boolean {
+  return getOption(field, field_behavior).includes(FieldBehavior.REQUIRED);
+}
+
+/** The name an input is documented under: in a query, the spec's spelling where it has its own (`query_name`), else the JSON name. */
+export function inputName(field: DescField, place: "query" | "body"): string {
+  const spelled = place === "query" ? getOption(field, query_name) : "";
+  return spelled === "" ? field.jsonName : spelled;
+}
+
+/** How the binder compares names (SEMANTICS.md section 11): case-insensitively, ignoring spaces. */
+function nameKey(name: string): string {
+  return name.replace(/\s+/g, "").toLowerCase();
+}
+
+/** The other names the binder accepts for a field, beyond `documented` and its case variants (spec 2.1, SEMANTICS.md section 11). */
+export function aliasesOf(field: DescField, documented: string = field.jsonName): string[] {
+  const seen = new Set([nameKey(documented)]);
+  const names: string[] = [];
+  for (const name of [field.jsonName, ...getOption(field, alias), getOption(field, query_name)]) {
+    if (name === "" || seen.has(nameKey(name))) continue;
+    seen.add(nameKey(name));
+    names.push(name);
+  }
+  return names;
 }
 
 /**
  * The schema of an input: the scalar, or an array of it bounded by its `max_items`
- * option (beyond it the call is refused, list-limits.ts). No `null`: a null input
- * means "not given", which leaving it out says better.
+ * option (beyond it the call is refused, list-limits.ts), with its `closed_set` as an
+ * `enum`. No `null`: a null input means "not given", which leaving it out says better.
  */
 export function inputSchema(field: DescField): JsonObject {
   if (field.fieldKind === "list" && field.listKind === "scalar") {
     const maxItems = maxItemsOf(field);
     return { type: "array", items: scalarSchema(field.scalar), ...(maxItems === undefined ? {} : { maxItems }) };
   }
-  if (field.fieldKind === "scalar") return scalarSchema(field.scalar);
+  if (field.fieldKind === "scalar") {
+    const values = getOption(field, closed_set);
+    return { ...scalarSchema(field.scalar), ...(values.length > 0 ? { enum: values } : {}) };
+  }
   throw new Error(`${field.parent.typeName}.${field.name}: not a REST input`);
 }
 
 /**
- * What a reader must know about an input's name beyond the name itself: its aliases,
- * both in words (what Scalar and other renderers show) and as `x-aliases` (for tools).
- * The aliases are not separate parameters: a generated client would then offer two
- * arguments for one field, and a scalar given under both names is a 400.
+ * What a reader must know about an input beyond its schema: the contract's comment on
+ * it, then how its name is matched, with its aliases both in words (what Scalar and
+ * other renderers show) and as `x-aliases` (for tools). A gateway validating against
+ * the document must compare names as the service does. The aliases are not separate
+ * parameters: a generated client would then offer two arguments for one field, and a
+ * scalar given under both names is a 400.
  */
-export function aliasAnnotations(field: DescField): JsonObject {
-  const aliases = aliasesOf(field);
-  if (aliases.length === 0) return {};
-  return {
-    description: `Also accepted as ${aliases.map((name) => `\`${name}\``).join(", ")}.`,
-    "x-aliases": aliases,
-  };
+export function inputAnnotations(field: DescField, documented: string, extra?: string): JsonObject {
+  const aliases = aliasesOf(field, documented);
+  const names = aliases.length === 0 ? "" : `; also accepted as ${aliases.map((name) => `\`${name}\``).join(", ")}`;
+  const matching = `The name matches case-insensitively, ignoring spaces${names}.`;
+  const closed = getOption(field, closed_set).length > 0 ? " Values match case-insensitively, ignoring spaces, `_` and `-`; empty means the first." : "";
+  const description = [descriptionOf(field), extra, matching + closed].filter((text) => text !== undefined).join("\n\n");
+  return { description, ...(aliases.length > 0 ? { "x-aliases": aliases } : {}), ...(field.deprecated ? { deprecated: true } : {}) };
 }

@@ -6,6 +6,7 @@ import { operationObject } from "./operation-object.js";
 import { openApiPath } from "./openapi-path.js";
 import { problemComponents } from "./problem-responses.js";
 import { createSchemaComponents } from "./schema-components.js";
+import { descriptionOf } from "./proto-descriptions.js";
 import { securityRequirement, securitySchemes } from "./security-scheme.js";
 
 export interface OpenApiOptions {
@@ -28,11 +29,13 @@ const DESCRIPTION = [
   "The REST face of the Commercial Policy Benchmark service, generated from the google.api.http rules it serves.",
   "",
   "- Paths match in any case, with or without a trailing slash.",
-  "- Query parameter names and JSON keys match in any case, ignoring spaces; aliases are listed with each input (`x-aliases`). Unknown names are ignored.",
+  "- **Names match case-insensitively, ignoring spaces.** Each input is documented under one canonical spelling: the JSON name, or on the limit-adequacy GET the spec's capitalized query names (`Naics`, `CoverageId`, `LobId`, ...). The service accepts any case and spacing of it (`clientlimit`, `ClientLimit`), and the aliases of spec 2.1: `exposure` for exposureType; `lineOfBusiness`, `lineOf Business` and `lobId` for lineOfBusinessId (each input lists its own in `x-aliases`). A gateway that validates requests against this document must compare names the same way, or it refuses calls the service answers. Unknown names are ignored.",
+  "- Required inputs are marked `required`; without one the answer is a 400 naming it.",
   "- List inputs take comma-separated values, repeated parameters or JSON arrays. Numbers may also come as numeric strings.",
   "- A POST body is read as JSON whatever its Content-Type; an empty body counts as `{}`.",
-  "- Answers carry every field; unset optional and message fields are `null`; 64-bit integers are JSON numbers.",
+  "- Answers carry every field; unset optional and message fields are `null`; 64-bit integers are JSON numbers. Each carries an `ETag`: send it back as `If-None-Match` for a 304 while the data is unchanged.",
   "- Errors are RFC 9457 problem documents (`application/problem+json`).",
+  "- Authentication: `Authorization: Bearer <access token>`. Get a token with `cpb token` (or, under `cpb dev`, from the banner it prints); in the reference page at `/docs`, paste it under the bearerToken scheme.",
 ].join("\n");
 
 /**
@@ -46,7 +49,8 @@ export function openApiDocument(routes: readonly HttpRoute[], options: OpenApiOp
   const ids = operationIds(routes);
   const paths = new Map<string, JsonObject>();
   const shapes = new Map<string, string>();
-  const tags = new Set<string>();
+  const tags = new Map<string, JsonObject>();
+  const operations: { route: HttpRoute; path: string; operation: JsonObject }[] = [];
   for (const route of routes) {
     const path = openApiPath(route);
     // Two spellings of one shape would be two path items for the same requests.
@@ -55,14 +59,19 @@ export function openApiDocument(routes: readonly HttpRoute[], options: OpenApiOp
     if (spelled !== undefined && spelled !== path.path) throw new Error(`${path.path} and ${spelled} are one path spelled twice`);
     shapes.set(shape, path.path);
     const item = paths.get(path.path) ?? {};
-    item[route.httpMethod.toLowerCase()] = operationObject(route, path, {
+    const operation = operationObject(route, path, {
       components,
       operationId: ids.get(route)!,
       security: securityRequirement(options.issuer, options.scopes ?? []),
     });
+    item[route.httpMethod.toLowerCase()] = operation;
+    operations.push({ route, path: path.path, operation });
     paths.set(path.path, item);
-    tags.add(route.method.parent.name);
+    const service = route.method.parent;
+    const about = descriptionOf(service);
+    tags.set(service.name, { name: service.name, ...(about ? { description: about } : {}) });
   }
+  distinguishSummaries(operations);
   const problems = problemComponents();
   const messages = components.schemas();
   for (const name of Object.keys(problems.schemas)) {
@@ -72,7 +81,7 @@ export function openApiDocument(routes: readonly HttpRoute[], options: OpenApiOp
     openapi: "3.1.0",
     info: { title: "Commercial Policy Benchmark", version: options.version, description: DESCRIPTION },
     ...(options.serverUrl === undefined ? {} : { servers: [{ url: options.serverUrl }] }),
-    tags: [...tags].map((name) => ({ name })),
+    tags: [...tags.values()],
     paths: Object.fromEntries(paths), // in the contract's order, which renderers keep
     components: {
       schemas: { ...messages, ...problems.schemas },
@@ -80,4 +89,17 @@ export function openApiDocument(routes: readonly HttpRoute[], options: OpenApiOp
       securitySchemes: securitySchemes(options.issuer),
     },
   };
+}
+
+/**
+ * A sidebar lists operations by summary, and one rpc comment (or two alike) may be the
+ * summary of several bindings: each shared summary gets its method, then its path's
+ * last segment, until every operation's is its own.
+ */
+function distinguishSummaries(operations: readonly { route: HttpRoute; path: string; operation: JsonObject }[]): void {
+  const shared = (op: { operation: JsonObject }) => operations.filter((other) => other.operation.summary === op.operation.summary).length > 1;
+  const byMethod = operations.filter(shared);
+  for (const { route, operation } of byMethod) operation.summary = `${String(operation.summary)} (${route.httpMethod})`;
+  const byPath = operations.filter(shared);
+  for (const { path, operation } of byPath) operation.summary = `${String(operation.summary).slice(0, -1)}, ${path.slice(path.lastIndexOf("/") + 1)})`;
 }

@@ -1,6 +1,6 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { HttpRoute } from "../transcoding/http-routes.js";
-import { aliasAnnotations, inputFields, inputSchema } from "./input-fields.js";
+import { inputAnnotations, inputFields, inputSchema, isRequired } from "./input-fields.js";
 import type { JsonObject } from "./json-object.js";
 import type { OpenApiPath } from "./openapi-path.js";
 import type { SchemaComponents } from "./schema-components.js";
@@ -12,8 +12,8 @@ import type { SchemaComponents } from "./schema-components.js";
  * Only `application/json` is listed, though the server reads the body as JSON whatever
  * its Content-Type (the spec's clients label JSON `application/x-www-form-urlencoded`,
  * SEMANTICS.md section 11): an OpenAPI form body means `key=value` pairs, and clients
- * should send the JSON they are documented to. Not `required`: an empty body counts as
- * `{}`, and is answered with a 400 that names each missing input, as any other body.
+ * should send the JSON they are documented to. The body itself is not `required`: an
+ * empty body counts as `{}`, and is answered with a 400 that names each missing input.
  */
 export function requestBody(components: SchemaComponents, route: HttpRoute, path: OpenApiPath): JsonObject | undefined {
   if (route.body === "") return undefined;
@@ -25,14 +25,13 @@ export function requestBody(components: SchemaComponents, route: HttpRoute, path
 }
 
 /**
- * No property is `required`: the contract does not say which are (the services check
- * it and answer 400), and unknown keys are ignored rather than refused, so no
- * `additionalProperties: false` either.
+ * The properties the contract marks `google.api.field_behavior = REQUIRED` are
+ * `required`: the services answer 400 without them. Unknown keys are ignored rather
+ * than refused, so no `additionalProperties: false`.
  */
 function bodySchema(message: DescMessage, pathFields: ReadonlySet<string>): JsonObject {
-  const properties = inputFields(message, pathFields).map((field) => [
-    field.jsonName,
-    { ...inputSchema(field), ...aliasAnnotations(field), ...(field.deprecated ? { deprecated: true } : {}) },
-  ]);
-  return { type: "object", properties: Object.fromEntries(properties) };
+  const fields = inputFields(message, pathFields);
+  const properties = fields.map((field) => [field.jsonName, { ...inputSchema(field), ...inputAnnotations(field, field.jsonName) }]);
+  const required = fields.filter(isRequired).map((field) => field.jsonName);
+  return { type: "object", properties: Object.fromEntries(properties), ...(required.length > 0 ? { required } : {}) };
 }

@@ -19,7 +19,8 @@ export function securitySchemes(issuer: string | undefined): JsonObject {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
-    description: "An access token (a JWT) from the service's OpenID Connect provider, pasted as it is.",
+    description:
+      "An access token (a JWT) from the service's OpenID Connect provider, pasted as it is. Get one with `cpb token` (client credentials), or under `cpb dev` copy the one its banner prints. The reference page's Try-it uses this scheme.",
   };
   if (issuer === undefined) return { [BEARER_SCHEME]: bearer };
   return {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createStaticFile, type StaticFile } from "./static-file.js";
+import { FAVICON_PATH } from "./favicon.js";
 import { BASE_POLICY, PAGE_HEADERS } from "./page-security.js";
 
 /** The reference's files, made once per process however many servers it runs: Scalar's bundle is 4 MB to read, hash and compress. */
@@ -25,11 +26,20 @@ function buildReference(): Map<string, StaticFile> {
   const bundle = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js"));
   const options = {
     url: "/openapi.json",
+    favicon: FAVICON_PATH,
     withDefaultFonts: false,
     telemetry: false,
+    // Nothing that calls Scalar's hosted services (its proxy, registry and API) or
+    // leaves for an editor: no AI agent, no MCP generation (with its VS Code and
+    // Cursor buttons), no client app, no developer tools.
     agent: { disabled: true },
+    mcp: { disabled: true },
     hideClientButton: true,
     showDeveloperTools: "never",
+    // Try-it sends a pasted token: the openId scheme stays in the document for tools
+    // that sign in themselves, but from this page its flows cannot work (the dev
+    // provider's client allows no browser origin), so it is not the default.
+    authentication: { preferredSecurityScheme: "bearerToken" },
   };
   const init = `Scalar.createApiReference("#app", ${JSON.stringify(options)});\n`;
   const html = `<!doctype html>
@@ -38,6 +48,7 @@ function buildReference(): Map<string, StaticFile> {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Commercial Policy Benchmark API reference</title>
+<link rel="icon" type="image/svg+xml" href="${FAVICON_PATH}">
 </head>
 <body>
 <div id="app"></div>

@@ -17,6 +17,7 @@ import { describeServices } from "../services/reflection/descriptor-set.js";
 import { createReflectionServices } from "../services/reflection/reflection-service.js";
 import { createCors } from "./cors.js";
 import { createApiReference } from "../pages/api-reference.js";
+import { createFavicon } from "../pages/favicon.js";
 import { createFrontPage } from "../pages/front-page.js";
 import { CONSOLE_PATH, type ConsoleSite } from "../pages/console-site.js";
 import { createStaticFile, type StaticFile } from "../pages/static-file.js";
@@ -132,7 +133,7 @@ export function createApp({
   const gate = createAdmissionGate(admission);
   const cors = createCors(corsOrigins);
   // What a person or a tool reads without a token: the front page and the API reference.
-  const pages = new Map<string, StaticFile>([["/", createFrontPage({ console: consoleSite?.built ? `${CONSOLE_PATH}/` : undefined })], ...createApiReference()]);
+  const pages = new Map<string, StaticFile>([["/", createFrontPage({ console: consoleSite?.built ? `${CONSOLE_PATH}/` : undefined })], ...createApiReference(), ...createFavicon()]);
   const apiServices = [AssessmentService, CompanyService, LossDetailsService, ReferenceService];
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));

@@ -1,5 +1,5 @@
 import { create, getOption, ScalarType, type DescField, type DescMessage, type Message, type MessageShape } from "@bufbuild/protobuf";
-import { alias } from "../../gen/commercialpolicybenchmark/v2/options_pb.js";
+import { alias, query_name } from "../../gen/commercialpolicybenchmark/v2/options_pb.js";
 import type { InputProblem } from "../rpc/input-problems.js";
 import { maxItemsOf, tooManyItems } from "../rpc/list-limits.js";
 import { NumberText, type JsonObject } from "./json-body.js";
@@ -83,9 +83,10 @@ function normalizeName(name: string): string {
 function indexFields(schema: DescMessage): Map<string, DescField> {
   const index = new Map<string, DescField>();
   for (const field of schema.fields) {
-    // SEMANTICS.md 11: the spec's names and its aliases; any other name is ignored.
-    for (const name of [field.jsonName, ...getOption(field, alias)]) {
-      index.set(normalizeName(name), field);
+    // SEMANTICS.md 11: the spec's names and its aliases, and the name a query-form route
+    // documents (options.proto `query_name`); any other name is ignored.
+    for (const name of [field.jsonName, ...getOption(field, alias), getOption(field, query_name)]) {
+      if (name !== "") index.set(normalizeName(name), field);
     }
   }
   return index;

@@ -28,6 +28,7 @@ export async function startAuthenticatedServer(
   t.teardown(() => authenticator.stop());
   await waitFor(() => authenticator.ready(), "the signing keys");
   const token = await fetchAccessToken({ issuer: idp.issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
-  const server = await startTestServer(t, knex, { ...options, authenticator });
+  // /openapi.json names the provider, as under `cpb serve`: the reference then offers its openId scheme too.
+  const server = await startTestServer(t, knex, { tokens: { issuer: idp.issuer, scopes: [DEV_SCOPE] }, ...options, authenticator });
   return { server, authorization: `Bearer ${token}` };
 }

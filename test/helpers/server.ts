@@ -37,6 +37,8 @@ export async function startTestServer(
     corsOrigins?: string[];
     disclosure?: DisclosureRule;
     console?: ConsoleSite;
+    /** The tokens' issuer and scopes, as /openapi.json states them (`cpb serve` passes AUTH_ISSUER's). */
+    tokens?: { issuer: string; scopes: readonly string[] };
   } = {},
 ): Promise<RunningServer> {
   const log = pino(
@@ -54,6 +56,7 @@ export async function startTestServer(
     corsOrigins: options.corsOrigins,
     disclosure: options.disclosure,
     console: options.console,
+    tokens: options.tokens,
   });
   const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
   t.teardown(() => server.close(1_000));

@@ -14,6 +14,7 @@ import type { DescMethod } from "@bufbuild/protobuf";
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import type { HttpRoute } from "../../src/transcoding/http-routes.js";
 import { parsePathTemplate } from "../../src/transcoding/path-template.js";
+import { exposureColumn } from "../../src/benchmark/exposure-type.js";
 
 type Json = { [key: string]: unknown };
 
@@ -136,31 +137,40 @@ t.test("path parameters: each {name} of a path is a required path parameter, and
     in: "path",
     required: true,
     schema: { type: "integer", format: "int64" },
+    description: "The company's id.",
   });
 });
 
-t.test("query inputs: every input field under its JSON name, aliases noted, lists comma-separated", async (t) => {
+t.test("query inputs: under the route's own spelling, required as the contract marks them, aliases noted, lists comma-separated", async (t) => {
+  const assessment = operationOf("get", `${P}/assessment/getassessmentdata`).parameters as Json[];
+  t.same(assessment.filter((p) => p.required).map((p) => p.name), ["naics", "coverageId", "exposureRangeLow", "exposureRangeHigh"], "the JSON names, required");
   const limitAdequacy = operationOf("get", `${P}/lossdetails/limitadequacy`).parameters as Json[];
-  t.same(limitAdequacy.map((p) => p.name), ["naics", "coverageId", "lineOfBusinessId", "exposureType", "exposureRangeLow", "exposureRangeHigh", "organizationType", "clientLimit", "limit"]);
+  t.same(
+    limitAdequacy.map((p) => p.name),
+    ["Naics", "CoverageId", "LobId", "ExposureType", "ExposureRangeLow", "ExposureRangeHigh", "OrganizationType", "ClientLimit", "Limit"],
+    "spec 4.8's capitalized names",
+  );
+  t.same(limitAdequacy.filter((p) => p.required).map((p) => p.name), ["Naics", "CoverageId", "ExposureRangeLow", "ExposureRangeHigh"]);
   t.ok(limitAdequacy.every((p) => p.in === "query"));
   const byName = new Map(limitAdequacy.map((p) => [p.name, p]));
-  t.same(byName.get("lineOfBusinessId"), {
-    name: "lineOfBusinessId",
+  t.same(byName.get("LobId"), {
+    name: "LobId",
     in: "query",
     schema: { type: "array", items: { type: "integer", format: "int32" }, maxItems: 1000 },
     style: "form",
     explode: false,
-    description: "Also accepted as `lineOfBusiness`, `lobId`. Comma-separated; the parameter may also be repeated.",
-    "x-aliases": ["lineOfBusiness", "lobId"],
+    description:
+      "Lines of business of the coverage; empty, or holding 0: every line of business.\n\nComma-separated; the parameter may also be repeated.\n\nThe name matches case-insensitively, ignoring spaces; also accepted as `lineOfBusinessId`, `lineOfBusiness`.",
+    "x-aliases": ["lineOfBusinessId", "lineOfBusiness"],
   });
-  t.same(byName.get("exposureType"), {
-    name: "exposureType",
-    in: "query",
-    schema: { type: "string" },
-    description: "Also accepted as `exposure`.",
-    "x-aliases": ["exposure"],
-  });
-  t.same(byName.get("clientLimit")?.schema, { type: "number", format: "double" });
+  const exposure = byName.get("ExposureType")!;
+  t.same(exposure.schema, { type: "string", enum: ["Revenues", "Employees", "Market Cap"] }, "a closed set is an enum");
+  t.same(exposure["x-aliases"], ["exposure"], "a case variant of the documented name is no alias");
+  // The enum is the contract's (closed_set); the service reads the values in exposure-type.ts.
+  for (const value of (exposure.schema as { enum: string[] }).enum) t.ok(exposureColumn(value), `the service reads ${value}`);
+  t.same(new Set((exposure.schema as { enum: string[] }).enum.map(exposureColumn)).size, 3, "three values, three columns");
+  t.match(exposure.description, /case-insensitively, ignoring spaces, `_` and `-`/);
+  t.same(byName.get("ClientLimit")?.schema, { type: "number", format: "double" });
   const search = operationOf("get", `${P}/company`).parameters as Json[];
   t.same(
     search.map((p) => [p.name, p.schema]),
@@ -171,6 +181,24 @@ t.test("query inputs: every input field under its JSON name, aliases noted, list
       ["$top", { type: "integer", format: "int32" }],
     ],
   );
+  t.match(search[0]!.description, /OData v4 subset.*`startswith`/s, "$filter describes its OData subset");
+  t.match(search[1]!.description, /`Property \[asc\|desc\]`/, "$orderBy describes its form");
+  t.notOk(search.some((p) => p.required), "no search input is required");
+});
+
+t.test("summaries and descriptions come from the proto comments", async (t) => {
+  for (const { path, method, operation } of operations()) {
+    t.type(operation.summary, "string", `${method} ${path}`);
+    t.notMatch(operation.summary, /^\//, `${method} ${path}: not a path`);
+  }
+  const assessment = operationOf("get", `${P}/assessment/getassessmentdata`);
+  t.equal(assessment.summary, "Assessment data: the three distributions plus the program and loss counts");
+  const summaries = operations().map(({ operation }) => operation.summary);
+  t.equal(new Set(summaries).size, summaries.length, "every operation's summary is its own");
+  t.equal(operationOf("post", `${P}/assessment/getrpmdistributiondata`).summary, "Rate-per-million statistics of the peer group (POST)");
+  t.match(assessment.description, /spec 4\.1/);
+  const tags = document.tags as Json[];
+  t.match(tags.find((tag) => tag.name === "CompanyService")?.description, /Company lookup/);
 });
 
 t.test("body inputs: POST routes take a JSON object of the input fields, and no query parameter", async (t) => {
@@ -188,15 +216,19 @@ t.test("body inputs: POST routes take a JSON object of the input fields, and no 
     "naics", "coverageId", "lineOfBusinessId", "exposureType", "exposureRangeLow", "exposureRangeHigh",
     "organizationType", "clientLimit", "limit", "lossYear", "oldestLossYear", "newestLossYear",
   ]);
-  t.same(properties.naics, { type: "array", items: { type: "string" }, maxItems: 1100 });
+  t.match(properties.naics, { type: "array", items: { type: "string" }, maxItems: 1100 });
   t.same(properties.lineOfBusinessId!["x-aliases"], ["lineOfBusiness", "lobId"]);
-  t.notOk("required" in schema, "the contract does not say which inputs are required");
+  t.same(schema.required, ["naics", "coverageId", "exposureRangeLow", "exposureRangeHigh"], "field_behavior REQUIRED, under the JSON names");
+  for (const route of restRoutes.filter((r) => r.body === "*")) {
+    const body = (((operationOfRoute(route)!.operation!.requestBody as Json).content as Json)["application/json"] as Json).schema as Json;
+    t.same(resolve(document, body.$ref as string).required, ["naics", "coverageId", "exposureRangeLow", "exposureRangeHigh"], `${route.method.name}: every peer-group body`);
+  }
 });
 
 t.test("errors: problem documents, by status, where a route can answer them", async (t) => {
   for (const { path, method, operation } of operations()) {
     const statuses = Object.keys(operation.responses as Json);
-    const expected = ["200", "400", "401", "403", ...(path.includes("{") ? ["404"] : []), ...(method === "post" ? ["413"] : []), "500", "503"];
+    const expected = ["200", "304", "400", "401", "403", ...(path.includes("{") ? ["404"] : []), ...(method === "post" ? ["413"] : []), "500", "503"];
     t.same(statuses, expected, `${method} ${path}`);
   }
   const responses = (document.components as Json).responses as Record<string, Json>;

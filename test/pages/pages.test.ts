@@ -61,18 +61,59 @@ t.test("/docs renders in a real browser, every request staying on this origin", 
   t.same(problems.filter((p) => /Content Security Policy|Refused/.test(p)), [], "nothing the policy blocks");
 });
 
-t.test('/docs: "Try it" with a pasted token reaches the API, past authentication', async (t) => {
+t.test('/docs as shipped: "Try it" defaults to the bearer scheme, a pasted token answers 200, nothing leaves the origin, no sideways scroll', async (t) => {
   const { knex } = await createTestDatabase(t);
+  // With the provider named in /openapi.json, as `cpb serve` runs: the openId scheme is
+  // documented too, and was the page's default (issue 28), whose flows cannot work here.
   const { server, authorization } = await startAuthenticatedServer(t, knex);
   const browser = await startBrowser(t);
-  const page = await browser.newPage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const elsewhere: string[] = [];
+  const failed: string[] = [];
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(server.url) && !url.startsWith("data:") && !url.startsWith("blob:")) elsewhere.push(url);
+  });
+  page.on("response", (response) => {
+    if (response.status() === 404) failed.push(response.url());
+  });
   await page.goto(`${server.url}/docs`);
-  await page.getByRole("button", { name: /test request/i }).first().click();
-  await page.getByPlaceholder("Token").fill(authorization.slice("Bearer ".length));
-  const answered = page.waitForResponse((response) => response.url().includes("/v2.0/assessment/getassessmentdata"));
+  await page.getByText("CompanyService").first().waitFor({ timeout: 30_000 });
+  t.equal(await page.getByText("Generate MCP").count(), 0, "no MCP generation (it calls Scalar's services)");
+  t.equal(await page.getByText(/^(VS Code|Cursor)$/).count(), 0, "no editor buttons");
+  t.equal(await page.getByRole("button", { name: /open api client/i }).count(), 0, "no client app button");
+
+  // The longest paths' operations, where the page used to scroll sideways at 1280 px.
+  const overflow = async () => (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
+  await page.getByText("LossDetailsService").first().click();
+  await page.getByText(/Limit adequacy.*\(GET, getlimitadequacydata\)/).first().click();
+  await page.waitForTimeout(500);
+  t.equal(await overflow(), 0, "no horizontal overflow on the limit-adequacy GET");
+
+  await page.getByText("CompanyService").first().click();
+  await page.getByText("Company search", { exact: false }).first().click();
+  await page.getByRole("button", { name: /test request.*get \/commercialpolicybenchmark\/v2\.0\/company\)/i }).first().click();
+  t.match(await page.getByText(/Selected Auth Type/).first().innerText(), /bearerToken/, "the bearer scheme is preselected");
+  t.equal(await overflow(), 0, "no horizontal overflow with the Test Request panel open");
+  await page.getByRole("dialog", { name: "API Client" }).getByPlaceholder("Token").fill(authorization.slice("Bearer ".length));
+  const answered = page.waitForResponse((response) => response.url().includes("/v2.0/company"));
   await page.getByRole("button", { name: /^Send get request/ }).click();
   const response = await answered;
   t.equal(response.request().headers().authorization, authorization, "the pasted token, as a bearer token");
-  t.equal(response.status(), 400, "authenticated: the empty request's inputs are what is wrong, not the token");
-  t.match(JSON.parse(await response.text()), { code: "invalid_argument", errors: [{ field: "naics", message: "is required" }] });
+  t.equal(response.status(), 200, "a company search answered, from the page as shipped");
+  t.match(JSON.parse(await response.text()), { totalCount: 0, data: [] });
+  t.same(elsewhere, [], "no request left the origin");
+  t.same(failed, [], "no 404 (the favicon is served)");
+});
+
+t.test("the favicon: an SVG, also at /favicon.ico", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const server = await startTestServer(t, knex);
+  for (const path of ["/favicon.svg", "/favicon.ico"]) {
+    const icon = await fetch(`${server.url}${path}`);
+    t.equal(icon.status, 200, path);
+    t.equal(icon.headers.get("content-type"), "image/svg+xml", path);
+    t.match(await icon.text(), /^<svg /, path);
+  }
+  t.match(await (await fetch(`${server.url}/docs`)).text(), '<link rel="icon" type="image/svg+xml" href="/favicon.svg">');
 });

@@ -6,65 +6,74 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_commercialpolicybenchmark_v2_options } from "./options_pb.js";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
+import { file_google_api_field_behavior } from "../../google/api/field_behavior_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file commercialpolicybenchmark/v2/assessment.proto.
  */
 export const file_commercialpolicybenchmark_v2_assessment: GenFile = /*@__PURE__*/
-  fileDesc("Ci1jb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL2Fzc2Vzc21lbnQucHJvdG8SHGNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIitgMKGEdldEFzc2Vzc21lbnREYXRhUmVxdWVzdBIUCgVuYWljcxgBIAMoCUIFkLUYzAgSGAoLY292ZXJhZ2VfaWQYAiABKAVIAIgBARI9ChNsaW5lX29mX2J1c2luZXNzX2lkGAMgAygFQiCKtRgObGluZU9mQnVzaW5lc3OKtRgFbG9iSWSQtRjoBxIjCg1leHBvc3VyZV90eXBlGAQgASgJQgyKtRgIZXhwb3N1cmUSHwoSZXhwb3N1cmVfcmFuZ2VfbG93GAUgASgBSAGIAQESIAoTZXhwb3N1cmVfcmFuZ2VfaGlnaBgGIAEoAUgCiAEBEh8KEW9yZ2FuaXphdGlvbl90eXBlGAcgAygJQgSQtRhkEg8KB3ByZW1pdW0YCCABKAESDQoFbGltaXQYCSABKAESEQoJcmV0ZW50aW9uGAogASgBEhcKD29sZGVzdF90cmFpbGluZxgLIAEoBRIXCg9uZXdlc3RfdHJhaWxpbmcYDCABKAVCDgoMX2NvdmVyYWdlX2lkQhUKE19leHBvc3VyZV9yYW5nZV9sb3dCFgoUX2V4cG9zdXJlX3JhbmdlX2hpZ2gisAIKGUdldEFzc2Vzc21lbnREYXRhUmVzcG9uc2USGwoTdG90YWxfcHJvZ3JhbV9jb3VudBgBIAEoAxIYChB0b3RhbF9sb3NzX2NvdW50GAIgASgDEkYKEmxpbWl0X2Rpc3RyaWJ1dGlvbhgDIAEoCzIqLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuRGlzdHJpYnV0aW9uEkgKFHByZW1pdW1fZGlzdHJpYnV0aW9uGAQgASgLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5EaXN0cmlidXRpb24SSgoWcmV0ZW50aW9uX2Rpc3RyaWJ1dGlvbhgFIAEoCzIqLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuRGlzdHJpYnV0aW9uIrcDChlQb3N0QXNzZXNzbWVudERhdGFSZXF1ZXN0EhQKBW5haWNzGAEgAygJQgWQtRjMCBIYCgtjb3ZlcmFnZV9pZBgCIAEoBUgAiAEBEj0KE2xpbmVfb2ZfYnVzaW5lc3NfaWQYAyADKAVCIIq1GA5saW5lT2ZCdXNpbmVzc4q1GAVsb2JJZJC1GOgHEiMKDWV4cG9zdXJlX3R5cGUYBCABKAlCDIq1GAhleHBvc3VyZRIfChJleHBvc3VyZV9yYW5nZV9sb3cYBSABKAFIAYgBARIgChNleHBvc3VyZV9yYW5nZV9oaWdoGAYgASgBSAKIAQESHwoRb3JnYW5pemF0aW9uX3R5cGUYByADKAlCBJC1GGQSDwoHcHJlbWl1bRgIIAEoARINCgVsaW1pdBgJIAEoARIRCglyZXRlbnRpb24YCiABKAESFwoPb2xkZXN0X3RyYWlsaW5nGAsgASgFEhcKD25ld2VzdF90cmFpbGluZxgMIAEoBUIOCgxfY292ZXJhZ2VfaWRCFQoTX2V4cG9zdXJlX3JhbmdlX2xvd0IWChRfZXhwb3N1cmVfcmFuZ2VfaGlnaCL6AQoaUG9zdEFzc2Vzc21lbnREYXRhUmVzcG9uc2USRgoSbGltaXRfZGlzdHJpYnV0aW9uGAEgASgLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5EaXN0cmlidXRpb24SSAoUcHJlbWl1bV9kaXN0cmlidXRpb24YAiABKAsyKi5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkRpc3RyaWJ1dGlvbhJKChZyZXRlbnRpb25fZGlzdHJpYnV0aW9uGAMgASgLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5EaXN0cmlidXRpb24iXAoMRGlzdHJpYnV0aW9uEhkKEWNoYXJ0X2Rlc2NyaXB0aW9uGAEgASgJEjEKBWJhbmRzGAIgAygLMiIuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5CYW5kIkkKBEJhbmQSEAoIYmFuZF9zZXEYASABKAUSGAoQYmFuZF9kZXNjcmlwdGlvbhgCIAEoCRIVCg1wcm9ncmFtX2NvdW50GAMgASgDIqgDCh1HZXRScG1EaXN0cmlidXRpb25EYXRhUmVxdWVzdBIUCgVuYWljcxgBIAMoCUIFkLUYzAgSGAoLY292ZXJhZ2VfaWQYAiABKAVIAIgBARI9ChNsaW5lX29mX2J1c2luZXNzX2lkGAMgAygFQiCKtRgObGluZU9mQnVzaW5lc3OKtRgFbG9iSWSQtRjoBxIjCg1leHBvc3VyZV90eXBlGAQgASgJQgyKtRgIZXhwb3N1cmUSHwoSZXhwb3N1cmVfcmFuZ2VfbG93GAUgASgBSAGIAQESIAoTZXhwb3N1cmVfcmFuZ2VfaGlnaBgGIAEoAUgCiAEBEh8KEW9yZ2FuaXphdGlvbl90eXBlGAcgAygJQgSQtRhkEg8KB3ByZW1pdW0YCCABKAESDQoFbGltaXQYCSABKAESFwoPb2xkZXN0X3RyYWlsaW5nGAogASgFEhcKD25ld2VzdF90cmFpbGluZxgLIAEoBUIOCgxfY292ZXJhZ2VfaWRCFQoTX2V4cG9zdXJlX3JhbmdlX2xvd0IWChRfZXhwb3N1cmVfcmFuZ2VfaGlnaCK2AQoeR2V0UnBtRGlzdHJpYnV0aW9uRGF0YVJlc3BvbnNlEhYKDmZpcnN0X3F1YXJ0aWxlGAEgASgBEg4KBm1lZGlhbhgCIAEoARIXCg9mb3VydGhfcXVhcnRpbGUYAyABKAESDwoHbWF4X3JwbRgEIAEoARISCgpjbGllbnRfYmFyGAUgASgBEhMKC250aF9wZXJjZW50GAYgASgBEhkKEWNoYXJ0X2Rlc2NyaXB0aW9uGAcgASgJIqYDChtHZXRUb3RhbFByb2dyYW1Db3VudFJlcXVlc3QSFAoFbmFpY3MYASADKAlCBZC1GMwIEhgKC2NvdmVyYWdlX2lkGAIgASgFSACIAQESPQoTbGluZV9vZl9idXNpbmVzc19pZBgDIAMoBUIgirUYDmxpbmVPZkJ1c2luZXNzirUYBWxvYklkkLUY6AcSIwoNZXhwb3N1cmVfdHlwZRgEIAEoCUIMirUYCGV4cG9zdXJlEh8KEmV4cG9zdXJlX3JhbmdlX2xvdxgFIAEoAUgBiAEBEiAKE2V4cG9zdXJlX3JhbmdlX2hpZ2gYBiABKAFIAogBARIfChFvcmdhbml6YXRpb25fdHlwZRgHIAMoCUIEkLUYZBIPCgdwcmVtaXVtGAggASgBEg0KBWxpbWl0GAkgASgBEhcKD29sZGVzdF90cmFpbGluZxgKIAEoBRIXCg9uZXdlc3RfdHJhaWxpbmcYCyABKAVCDgoMX2NvdmVyYWdlX2lkQhUKE19leHBvc3VyZV9yYW5nZV9sb3dCFgoUX2V4cG9zdXJlX3JhbmdlX2hpZ2giOwocR2V0VG90YWxQcm9ncmFtQ291bnRSZXNwb25zZRIbChN0b3RhbF9wcm9ncmFtX2NvdW50GAEgASgDIrgDChhHZXRUb3RhbExvc3NDb3VudFJlcXVlc3QSFAoFbmFpY3MYASADKAlCBZC1GMwIEhgKC2NvdmVyYWdlX2lkGAIgASgFSACIAQESPQoTbGluZV9vZl9idXNpbmVzc19pZBgDIAMoBUIgirUYDmxpbmVPZkJ1c2luZXNzirUYBWxvYklkkLUY6AcSIwoNZXhwb3N1cmVfdHlwZRgEIAEoCUIMirUYCGV4cG9zdXJlEh8KEmV4cG9zdXJlX3JhbmdlX2xvdxgFIAEoAUgBiAEBEiAKE2V4cG9zdXJlX3JhbmdlX2hpZ2gYBiABKAFIAogBARIfChFvcmdhbml6YXRpb25fdHlwZRgHIAMoCUIEkLUYZBIPCgdwcmVtaXVtGAggASgBEg0KBWxpbWl0GAkgASgBEhEKCWxvc3NfeWVhchgKIAEoBRIYChBvbGRlc3RfbG9zc195ZWFyGAsgASgFEhgKEG5ld2VzdF9sb3NzX3llYXIYDCABKAVCDgoMX2NvdmVyYWdlX2lkQhUKE19leHBvc3VyZV9yYW5nZV9sb3dCFgoUX2V4cG9zdXJlX3JhbmdlX2hpZ2giNQoZR2V0VG90YWxMb3NzQ291bnRSZXNwb25zZRIYChB0b3RhbF9sb3NzX2NvdW50GAEgASgDMsAJChFBc3Nlc3NtZW50U2VydmljZRLNAQoRR2V0QXNzZXNzbWVudERhdGESNi5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldEFzc2Vzc21lbnREYXRhUmVxdWVzdBo3LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0QXNzZXNzbWVudERhdGFSZXNwb25zZSJHkAIBgtPkkwI+EjwvY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2Fzc2Vzc21lbnQvZ2V0YXNzZXNzbWVudGRhdGES0wEKElBvc3RBc3Nlc3NtZW50RGF0YRI3LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuUG9zdEFzc2Vzc21lbnREYXRhUmVxdWVzdBo4LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuUG9zdEFzc2Vzc21lbnREYXRhUmVzcG9uc2UiSpACAYLT5JMCQToBKiI8L2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9hc3Nlc3NtZW50L2dldGFzc2Vzc21lbnRkYXRhEqsCChZHZXRScG1EaXN0cmlidXRpb25EYXRhEjsuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRScG1EaXN0cmlidXRpb25EYXRhUmVxdWVzdBo8LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0UnBtRGlzdHJpYnV0aW9uRGF0YVJlc3BvbnNlIpUBkAIBgtPkkwKLAVpGOgEqIkEvY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2Fzc2Vzc21lbnQvZ2V0cnBtZGlzdHJpYnV0aW9uZGF0YRJBL2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9hc3Nlc3NtZW50L2dldHJwbWRpc3RyaWJ1dGlvbmRhdGES8QEKFEdldFRvdGFsUHJvZ3JhbUNvdW50EjkuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRUb3RhbFByb2dyYW1Db3VudFJlcXVlc3QaOi5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldFRvdGFsUHJvZ3JhbUNvdW50UmVzcG9uc2UiYpACAYLT5JMCWToBKmITdG90YWxfcHJvZ3JhbV9jb3VudCI/L2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9hc3Nlc3NtZW50L2dldFRvdGFsUHJvZ3JhbUNvdW50EuIBChFHZXRUb3RhbExvc3NDb3VudBI2LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0VG90YWxMb3NzQ291bnRSZXF1ZXN0GjcuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRUb3RhbExvc3NDb3VudFJlc3BvbnNlIlyQAgGC0+STAlM6ASpiEHRvdGFsX2xvc3NfY291bnQiPC9jb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyLjAvYXNzZXNzbWVudC9nZXRUb3RhbExvc3NDb3VudGIGcHJvdG8z", [file_commercialpolicybenchmark_v2_options, file_google_api_annotations]);
+  fileDesc("Ci1jb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL2Fzc2Vzc21lbnQucHJvdG8SHGNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIi7wMKGEdldEFzc2Vzc21lbnREYXRhUmVxdWVzdBIXCgVuYWljcxgBIAMoCUII4EECkLUYzAgSHQoLY292ZXJhZ2VfaWQYAiABKAVCA+BBAkgAiAEBEj0KE2xpbmVfb2ZfYnVzaW5lc3NfaWQYAyADKAVCIIq1GA5saW5lT2ZCdXNpbmVzc4q1GAVsb2JJZJC1GOgHEkoKDWV4cG9zdXJlX3R5cGUYBCABKAlCM4q1GAhleHBvc3VyZZq1GAhSZXZlbnVlc5q1GAlFbXBsb3llZXOatRgKTWFya2V0IENhcBIkChJleHBvc3VyZV9yYW5nZV9sb3cYBSABKAFCA+BBAkgBiAEBEiUKE2V4cG9zdXJlX3JhbmdlX2hpZ2gYBiABKAFCA+BBAkgCiAEBEh8KEW9yZ2FuaXphdGlvbl90eXBlGAcgAygJQgSQtRhkEg8KB3ByZW1pdW0YCCABKAESDQoFbGltaXQYCSABKAESEQoJcmV0ZW50aW9uGAogASgBEhcKD29sZGVzdF90cmFpbGluZxgLIAEoBRIXCg9uZXdlc3RfdHJhaWxpbmcYDCABKAVCDgoMX2NvdmVyYWdlX2lkQhUKE19leHBvc3VyZV9yYW5nZV9sb3dCFgoUX2V4cG9zdXJlX3JhbmdlX2hpZ2gisAIKGUdldEFzc2Vzc21lbnREYXRhUmVzcG9uc2USGwoTdG90YWxfcHJvZ3JhbV9jb3VudBgBIAEoAxIYChB0b3RhbF9sb3NzX2NvdW50GAIgASgDEkYKEmxpbWl0X2Rpc3RyaWJ1dGlvbhgDIAEoCzIqLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuRGlzdHJpYnV0aW9uEkgKFHByZW1pdW1fZGlzdHJpYnV0aW9uGAQgASgLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5EaXN0cmlidXRpb24SSgoWcmV0ZW50aW9uX2Rpc3RyaWJ1dGlvbhgFIAEoCzIqLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuRGlzdHJpYnV0aW9uIvADChlQb3N0QXNzZXNzbWVudERhdGFSZXF1ZXN0EhcKBW5haWNzGAEgAygJQgjgQQKQtRjMCBIdCgtjb3ZlcmFnZV9pZBgCIAEoBUID4EECSACIAQESPQoTbGluZV9vZl9idXNpbmVzc19pZBgDIAMoBUIgirUYDmxpbmVPZkJ1c2luZXNzirUYBWxvYklkkLUY6AcSSgoNZXhwb3N1cmVfdHlwZRgEIAEoCUIzirUYCGV4cG9zdXJlmrUYCFJldmVudWVzmrUYCUVtcGxveWVlc5q1GApNYXJrZXQgQ2FwEiQKEmV4cG9zdXJlX3JhbmdlX2xvdxgFIAEoAUID4EECSAGIAQESJQoTZXhwb3N1cmVfcmFuZ2VfaGlnaBgGIAEoAUID4EECSAKIAQESHwoRb3JnYW5pemF0aW9uX3R5cGUYByADKAlCBJC1GGQSDwoHcHJlbWl1bRgIIAEoARINCgVsaW1pdBgJIAEoARIRCglyZXRlbnRpb24YCiABKAESFwoPb2xkZXN0X3RyYWlsaW5nGAsgASgFEhcKD25ld2VzdF90cmFpbGluZxgMIAEoBUIOCgxfY292ZXJhZ2VfaWRCFQoTX2V4cG9zdXJlX3JhbmdlX2xvd0IWChRfZXhwb3N1cmVfcmFuZ2VfaGlnaCL6AQoaUG9zdEFzc2Vzc21lbnREYXRhUmVzcG9uc2USRgoSbGltaXRfZGlzdHJpYnV0aW9uGAEgASgLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5EaXN0cmlidXRpb24SSAoUcHJlbWl1bV9kaXN0cmlidXRpb24YAiABKAsyKi5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkRpc3RyaWJ1dGlvbhJKChZyZXRlbnRpb25fZGlzdHJpYnV0aW9uGAMgASgLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5EaXN0cmlidXRpb24iXAoMRGlzdHJpYnV0aW9uEhkKEWNoYXJ0X2Rlc2NyaXB0aW9uGAEgASgJEjEKBWJhbmRzGAIgAygLMiIuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5CYW5kIkkKBEJhbmQSEAoIYmFuZF9zZXEYASABKAUSGAoQYmFuZF9kZXNjcmlwdGlvbhgCIAEoCRIVCg1wcm9ncmFtX2NvdW50GAMgASgDIuEDCh1HZXRScG1EaXN0cmlidXRpb25EYXRhUmVxdWVzdBIXCgVuYWljcxgBIAMoCUII4EECkLUYzAgSHQoLY292ZXJhZ2VfaWQYAiABKAVCA+BBAkgAiAEBEj0KE2xpbmVfb2ZfYnVzaW5lc3NfaWQYAyADKAVCIIq1GA5saW5lT2ZCdXNpbmVzc4q1GAVsb2JJZJC1GOgHEkoKDWV4cG9zdXJlX3R5cGUYBCABKAlCM4q1GAhleHBvc3VyZZq1GAhSZXZlbnVlc5q1GAlFbXBsb3llZXOatRgKTWFya2V0IENhcBIkChJleHBvc3VyZV9yYW5nZV9sb3cYBSABKAFCA+BBAkgBiAEBEiUKE2V4cG9zdXJlX3JhbmdlX2hpZ2gYBiABKAFCA+BBAkgCiAEBEh8KEW9yZ2FuaXphdGlvbl90eXBlGAcgAygJQgSQtRhkEg8KB3ByZW1pdW0YCCABKAESDQoFbGltaXQYCSABKAESFwoPb2xkZXN0X3RyYWlsaW5nGAogASgFEhcKD25ld2VzdF90cmFpbGluZxgLIAEoBUIOCgxfY292ZXJhZ2VfaWRCFQoTX2V4cG9zdXJlX3JhbmdlX2xvd0IWChRfZXhwb3N1cmVfcmFuZ2VfaGlnaCK2AQoeR2V0UnBtRGlzdHJpYnV0aW9uRGF0YVJlc3BvbnNlEhYKDmZpcnN0X3F1YXJ0aWxlGAEgASgBEg4KBm1lZGlhbhgCIAEoARIXCg9mb3VydGhfcXVhcnRpbGUYAyABKAESDwoHbWF4X3JwbRgEIAEoARISCgpjbGllbnRfYmFyGAUgASgBEhMKC250aF9wZXJjZW50GAYgASgBEhkKEWNoYXJ0X2Rlc2NyaXB0aW9uGAcgASgJIt8DChtHZXRUb3RhbFByb2dyYW1Db3VudFJlcXVlc3QSFwoFbmFpY3MYASADKAlCCOBBApC1GMwIEh0KC2NvdmVyYWdlX2lkGAIgASgFQgPgQQJIAIgBARI9ChNsaW5lX29mX2J1c2luZXNzX2lkGAMgAygFQiCKtRgObGluZU9mQnVzaW5lc3OKtRgFbG9iSWSQtRjoBxJKCg1leHBvc3VyZV90eXBlGAQgASgJQjOKtRgIZXhwb3N1cmWatRgIUmV2ZW51ZXOatRgJRW1wbG95ZWVzmrUYCk1hcmtldCBDYXASJAoSZXhwb3N1cmVfcmFuZ2VfbG93GAUgASgBQgPgQQJIAYgBARIlChNleHBvc3VyZV9yYW5nZV9oaWdoGAYgASgBQgPgQQJIAogBARIfChFvcmdhbml6YXRpb25fdHlwZRgHIAMoCUIEkLUYZBIPCgdwcmVtaXVtGAggASgBEg0KBWxpbWl0GAkgASgBEhcKD29sZGVzdF90cmFpbGluZxgKIAEoBRIXCg9uZXdlc3RfdHJhaWxpbmcYCyABKAVCDgoMX2NvdmVyYWdlX2lkQhUKE19leHBvc3VyZV9yYW5nZV9sb3dCFgoUX2V4cG9zdXJlX3JhbmdlX2hpZ2giOwocR2V0VG90YWxQcm9ncmFtQ291bnRSZXNwb25zZRIbChN0b3RhbF9wcm9ncmFtX2NvdW50GAEgASgDIvEDChhHZXRUb3RhbExvc3NDb3VudFJlcXVlc3QSFwoFbmFpY3MYASADKAlCCOBBApC1GMwIEh0KC2NvdmVyYWdlX2lkGAIgASgFQgPgQQJIAIgBARI9ChNsaW5lX29mX2J1c2luZXNzX2lkGAMgAygFQiCKtRgObGluZU9mQnVzaW5lc3OKtRgFbG9iSWSQtRjoBxJKCg1leHBvc3VyZV90eXBlGAQgASgJQjOKtRgIZXhwb3N1cmWatRgIUmV2ZW51ZXOatRgJRW1wbG95ZWVzmrUYCk1hcmtldCBDYXASJAoSZXhwb3N1cmVfcmFuZ2VfbG93GAUgASgBQgPgQQJIAYgBARIlChNleHBvc3VyZV9yYW5nZV9oaWdoGAYgASgBQgPgQQJIAogBARIfChFvcmdhbml6YXRpb25fdHlwZRgHIAMoCUIEkLUYZBIPCgdwcmVtaXVtGAggASgBEg0KBWxpbWl0GAkgASgBEhEKCWxvc3NfeWVhchgKIAEoBRIYChBvbGRlc3RfbG9zc195ZWFyGAsgASgFEhgKEG5ld2VzdF9sb3NzX3llYXIYDCABKAVCDgoMX2NvdmVyYWdlX2lkQhUKE19leHBvc3VyZV9yYW5nZV9sb3dCFgoUX2V4cG9zdXJlX3JhbmdlX2hpZ2giNQoZR2V0VG90YWxMb3NzQ291bnRSZXNwb25zZRIYChB0b3RhbF9sb3NzX2NvdW50GAEgASgDMsAJChFBc3Nlc3NtZW50U2VydmljZRLNAQoRR2V0QXNzZXNzbWVudERhdGESNi5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldEFzc2Vzc21lbnREYXRhUmVxdWVzdBo3LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0QXNzZXNzbWVudERhdGFSZXNwb25zZSJHkAIBgtPkkwI+EjwvY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2Fzc2Vzc21lbnQvZ2V0YXNzZXNzbWVudGRhdGES0wEKElBvc3RBc3Nlc3NtZW50RGF0YRI3LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuUG9zdEFzc2Vzc21lbnREYXRhUmVxdWVzdBo4LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuUG9zdEFzc2Vzc21lbnREYXRhUmVzcG9uc2UiSpACAYLT5JMCQToBKiI8L2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9hc3Nlc3NtZW50L2dldGFzc2Vzc21lbnRkYXRhEqsCChZHZXRScG1EaXN0cmlidXRpb25EYXRhEjsuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRScG1EaXN0cmlidXRpb25EYXRhUmVxdWVzdBo8LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0UnBtRGlzdHJpYnV0aW9uRGF0YVJlc3BvbnNlIpUBkAIBgtPkkwKLAVpGOgEqIkEvY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2Fzc2Vzc21lbnQvZ2V0cnBtZGlzdHJpYnV0aW9uZGF0YRJBL2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9hc3Nlc3NtZW50L2dldHJwbWRpc3RyaWJ1dGlvbmRhdGES8QEKFEdldFRvdGFsUHJvZ3JhbUNvdW50EjkuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRUb3RhbFByb2dyYW1Db3VudFJlcXVlc3QaOi5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldFRvdGFsUHJvZ3JhbUNvdW50UmVzcG9uc2UiYpACAYLT5JMCWToBKmITdG90YWxfcHJvZ3JhbV9jb3VudCI/L2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9hc3Nlc3NtZW50L2dldFRvdGFsUHJvZ3JhbUNvdW50EuIBChFHZXRUb3RhbExvc3NDb3VudBI2LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0VG90YWxMb3NzQ291bnRSZXF1ZXN0GjcuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRUb3RhbExvc3NDb3VudFJlc3BvbnNlIlyQAgGC0+STAlM6ASpiEHRvdGFsX2xvc3NfY291bnQiPC9jb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyLjAvYXNzZXNzbWVudC9nZXRUb3RhbExvc3NDb3VudGIGcHJvdG8z", [file_commercialpolicybenchmark_v2_options, file_google_api_annotations, file_google_api_field_behavior]);
 
 /**
  * The list limits (max_items) are the same in every request of a peer group.
+ *
+ * Why max_items: at most 1,100 naics, as many as there are distinct codes of 2 or 3
+ * digits (100 + 1,000), so no list of distinct codes is refused; a broker sends a
+ * sector or a few subsectors (2022 NAICS has 24 two-digit sector codes and 96
+ * subsectors in all). At most 1,000 lines of business: every item must be a line of
+ * the one coverage (or 0), and a coverage has a handful (at most 5 in the generated
+ * book); a catalogue of hundreds of lines per coverage still fits. At most 100
+ * organization types: a book has a handful (PUB, PRV, PSB, NFP, ...).
  *
  * @generated from message commercialpolicybenchmark.v2.GetAssessmentDataRequest
  */
 export type GetAssessmentDataRequest = Message<"commercialpolicybenchmark.v2.GetAssessmentDataRequest"> & {
   /**
    * 2- or 3-digit NAICS codes; a company matches when its code starts with one of them.
-   * At most 1,100: as many as there are distinct codes of 2 or 3 digits (100 + 1,000),
-   * so no list of distinct codes is refused; a broker sends a sector or a few
-   * subsectors (2022 NAICS has 24 two-digit sector codes and 96 subsectors in all).
+   * At most 1,100, as many as there are distinct codes of 2 or 3 digits.
    *
    * @generated from field: repeated string naics = 1;
    */
   naics: string[];
 
   /**
+   * The coverage (reference data: `coverages`).
+   *
    * @generated from field: optional int32 coverage_id = 2;
    */
   coverageId?: number | undefined;
 
   /**
-   * Empty, or holding 0: every line of business of the coverage.
-   * At most 1,000: every item must be a line of the one coverage (or 0), and a
-   * coverage has a handful (at most 5 in the generated book); a catalogue of
-   * hundreds of lines per coverage still fits.
+   * Lines of business of the coverage; empty, or holding 0: every line of business.
    *
    * @generated from field: repeated int32 line_of_business_id = 3;
    */
   lineOfBusinessId: number[];
 
   /**
-   * Revenues (default), Employees or Market Cap.
+   * What the exposure range measures; empty: Revenues.
    *
    * @generated from field: string exposure_type = 4;
    */
   exposureType: string;
 
   /**
+   * The lower bound of the peers' exposure, at least 0.
+   *
    * @generated from field: optional double exposure_range_low = 5;
    */
   exposureRangeLow?: number | undefined;
 
   /**
+   * The upper bound of the peers' exposure, at least exposureRangeLow.
+   *
    * @generated from field: optional double exposure_range_high = 6;
    */
   exposureRangeHigh?: number | undefined;
 
   /**
-   * Empty, or holding All: every organization type.
-   * At most 100: a book has a handful of types (PUB, PRV, PSB, NFP, ...).
+   * Organization types (PUB, PRV, PSB, NFP, ...); empty, or holding All: every type.
    *
    * @generated from field: repeated string organization_type = 7;
    */
@@ -145,36 +154,51 @@ export const GetAssessmentDataResponseSchema: GenMessage<GetAssessmentDataRespon
  */
 export type PostAssessmentDataRequest = Message<"commercialpolicybenchmark.v2.PostAssessmentDataRequest"> & {
   /**
+   * 2- or 3-digit NAICS codes; a company matches when its code starts with one of them.
+   * At most 1,100, as many as there are distinct codes of 2 or 3 digits.
+   *
    * @generated from field: repeated string naics = 1;
    */
   naics: string[];
 
   /**
+   * The coverage (reference data: `coverages`).
+   *
    * @generated from field: optional int32 coverage_id = 2;
    */
   coverageId?: number | undefined;
 
   /**
+   * Lines of business of the coverage; empty, or holding 0: every line of business.
+   *
    * @generated from field: repeated int32 line_of_business_id = 3;
    */
   lineOfBusinessId: number[];
 
   /**
+   * What the exposure range measures; empty: Revenues.
+   *
    * @generated from field: string exposure_type = 4;
    */
   exposureType: string;
 
   /**
+   * The lower bound of the peers' exposure, at least 0.
+   *
    * @generated from field: optional double exposure_range_low = 5;
    */
   exposureRangeLow?: number | undefined;
 
   /**
+   * The upper bound of the peers' exposure, at least exposureRangeLow.
+   *
    * @generated from field: optional double exposure_range_high = 6;
    */
   exposureRangeHigh?: number | undefined;
 
   /**
+   * Organization types (PUB, PRV, PSB, NFP, ...); empty, or holding All: every type.
+   *
    * @generated from field: repeated string organization_type = 7;
    */
   organizationType: string[];
@@ -303,36 +327,51 @@ export const BandSchema: GenMessage<Band> = /*@__PURE__*/
  */
 export type GetRpmDistributionDataRequest = Message<"commercialpolicybenchmark.v2.GetRpmDistributionDataRequest"> & {
   /**
+   * 2- or 3-digit NAICS codes; a company matches when its code starts with one of them.
+   * At most 1,100, as many as there are distinct codes of 2 or 3 digits.
+   *
    * @generated from field: repeated string naics = 1;
    */
   naics: string[];
 
   /**
+   * The coverage (reference data: `coverages`).
+   *
    * @generated from field: optional int32 coverage_id = 2;
    */
   coverageId?: number | undefined;
 
   /**
+   * Lines of business of the coverage; empty, or holding 0: every line of business.
+   *
    * @generated from field: repeated int32 line_of_business_id = 3;
    */
   lineOfBusinessId: number[];
 
   /**
+   * What the exposure range measures; empty: Revenues.
+   *
    * @generated from field: string exposure_type = 4;
    */
   exposureType: string;
 
   /**
+   * The lower bound of the peers' exposure, at least 0.
+   *
    * @generated from field: optional double exposure_range_low = 5;
    */
   exposureRangeLow?: number | undefined;
 
   /**
+   * The upper bound of the peers' exposure, at least exposureRangeLow.
+   *
    * @generated from field: optional double exposure_range_high = 6;
    */
   exposureRangeHigh?: number | undefined;
 
   /**
+   * Organization types (PUB, PRV, PSB, NFP, ...); empty, or holding All: every type.
+   *
    * @generated from field: repeated string organization_type = 7;
    */
   organizationType: string[];
@@ -419,36 +458,51 @@ export const GetRpmDistributionDataResponseSchema: GenMessage<GetRpmDistribution
  */
 export type GetTotalProgramCountRequest = Message<"commercialpolicybenchmark.v2.GetTotalProgramCountRequest"> & {
   /**
+   * 2- or 3-digit NAICS codes; a company matches when its code starts with one of them.
+   * At most 1,100, as many as there are distinct codes of 2 or 3 digits.
+   *
    * @generated from field: repeated string naics = 1;
    */
   naics: string[];
 
   /**
+   * The coverage (reference data: `coverages`).
+   *
    * @generated from field: optional int32 coverage_id = 2;
    */
   coverageId?: number | undefined;
 
   /**
+   * Lines of business of the coverage; empty, or holding 0: every line of business.
+   *
    * @generated from field: repeated int32 line_of_business_id = 3;
    */
   lineOfBusinessId: number[];
 
   /**
+   * What the exposure range measures; empty: Revenues.
+   *
    * @generated from field: string exposure_type = 4;
    */
   exposureType: string;
 
   /**
+   * The lower bound of the peers' exposure, at least 0.
+   *
    * @generated from field: optional double exposure_range_low = 5;
    */
   exposureRangeLow?: number | undefined;
 
   /**
+   * The upper bound of the peers' exposure, at least exposureRangeLow.
+   *
    * @generated from field: optional double exposure_range_high = 6;
    */
   exposureRangeHigh?: number | undefined;
 
   /**
+   * Organization types (PUB, PRV, PSB, NFP, ...); empty, or holding All: every type.
+   *
    * @generated from field: repeated string organization_type = 7;
    */
   organizationType: string[];
@@ -503,36 +557,51 @@ export const GetTotalProgramCountResponseSchema: GenMessage<GetTotalProgramCount
  */
 export type GetTotalLossCountRequest = Message<"commercialpolicybenchmark.v2.GetTotalLossCountRequest"> & {
   /**
+   * 2- or 3-digit NAICS codes; a company matches when its code starts with one of them.
+   * At most 1,100, as many as there are distinct codes of 2 or 3 digits.
+   *
    * @generated from field: repeated string naics = 1;
    */
   naics: string[];
 
   /**
+   * The coverage (reference data: `coverages`).
+   *
    * @generated from field: optional int32 coverage_id = 2;
    */
   coverageId?: number | undefined;
 
   /**
+   * Lines of business of the coverage; empty, or holding 0: every line of business.
+   *
    * @generated from field: repeated int32 line_of_business_id = 3;
    */
   lineOfBusinessId: number[];
 
   /**
+   * What the exposure range measures; empty: Revenues.
+   *
    * @generated from field: string exposure_type = 4;
    */
   exposureType: string;
 
   /**
+   * The lower bound of the peers' exposure, at least 0.
+   *
    * @generated from field: optional double exposure_range_low = 5;
    */
   exposureRangeLow?: number | undefined;
 
   /**
+   * The upper bound of the peers' exposure, at least exposureRangeLow.
+   *
    * @generated from field: optional double exposure_range_high = 6;
    */
   exposureRangeHigh?: number | undefined;
 
   /**
+   * Organization types (PUB, PRV, PSB, NFP, ...); empty, or holding All: every type.
+   *
    * @generated from field: repeated string organization_type = 7;
    */
   organizationType: string[];
@@ -599,7 +668,10 @@ export const GetTotalLossCountResponseSchema: GenMessage<GetTotalLossCountRespon
  */
 export const AssessmentService: GenService<{
   /**
-   * GET form: the three distributions plus the program and loss counts.
+   * Assessment data: the three distributions plus the program and loss counts.
+   *
+   * The peer group is given in the query (spec 4.1); every program of the past 2 years
+   * counts.
    *
    * @generated from rpc commercialpolicybenchmark.v2.AssessmentService.GetAssessmentData
    */
@@ -609,7 +681,9 @@ export const AssessmentService: GenService<{
     output: typeof GetAssessmentDataResponseSchema;
   },
   /**
-   * POST form: the three distributions only.
+   * Assessment data: the three distributions only.
+   *
+   * The peer group and the time window are given in a JSON body (spec 4.1).
    *
    * @generated from rpc commercialpolicybenchmark.v2.AssessmentService.PostAssessmentData
    */
@@ -619,7 +693,9 @@ export const AssessmentService: GenService<{
     output: typeof PostAssessmentDataResponseSchema;
   },
   /**
-   * Rate-per-million statistics; the GET and POST forms answer alike.
+   * Rate-per-million statistics of the peer group.
+   *
+   * The GET (query) and POST (JSON body, with the time window) forms answer alike (spec 4.2).
    *
    * @generated from rpc commercialpolicybenchmark.v2.AssessmentService.GetRpmDistributionData
    */
@@ -629,7 +705,10 @@ export const AssessmentService: GenService<{
     output: typeof GetRpmDistributionDataResponseSchema;
   },
   /**
-   * The number of peer-group programs in the window; REST answers a bare JSON number.
+   * Total program count of the peer group.
+   *
+   * The programs in the time window (default: the past 2 years); REST answers a bare
+   * JSON number (spec 4.3).
    *
    * @generated from rpc commercialpolicybenchmark.v2.AssessmentService.GetTotalProgramCount
    */
@@ -639,7 +718,10 @@ export const AssessmentService: GenService<{
     output: typeof GetTotalProgramCountResponseSchema;
   },
   /**
-   * The number of peer-group loss events; REST answers a bare JSON number.
+   * Total loss count of the peer group.
+   *
+   * The loss events of the peer group, by loss year; REST answers a bare JSON number
+   * (spec 4.4).
    *
    * @generated from rpc commercialpolicybenchmark.v2.AssessmentService.GetTotalLossCount
    */

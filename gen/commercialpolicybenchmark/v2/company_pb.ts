@@ -18,6 +18,8 @@ export const file_commercialpolicybenchmark_v2_company: GenFile = /*@__PURE__*/
  */
 export type GetCompanyRequest = Message<"commercialpolicybenchmark.v2.GetCompanyRequest"> & {
   /**
+   * The company's id.
+   *
    * @generated from field: int64 id = 1;
    */
   id: bigint;
@@ -112,14 +114,22 @@ export const CompanySchema: GenMessage<Company> = /*@__PURE__*/
  */
 export type SearchCompaniesRequest = Message<"commercialpolicybenchmark.v2.SearchCompaniesRequest"> & {
   /**
-   * OData $filter subset (SEMANTICS.md section 10).
+   * An OData v4 subset (SEMANTICS.md section 10). Properties `CompanyName`,
+   * `OrganizationType` and `Id`; operators `eq ne gt ge lt le`, `and or not`,
+   * parentheses and `in ('A','B')`; functions `startswith`, `endswith`, `contains`,
+   * `tolower`, `toupper` and `trim`; string literals in single quotes (`''` for a
+   * quote), integer literals and `null`. Names are case-insensitive, and so are string
+   * comparisons. Example: `startswith(CompanyName,'acme') and OrganizationType eq 'PUB'`.
+   * Anything else is a 400 naming the offending token and its position.
    *
    * @generated from field: string filter = 1 [json_name = "$filter"];
    */
   filter: string;
 
   /**
-   * Comma-separated `Property [asc|desc]`; default CompanyName asc.
+   * Comma-separated `Property [asc|desc]` over `CompanyName`, `OrganizationType` and
+   * `Id` (names and directions case-insensitive); default `CompanyName asc`. Names sort
+   * case-insensitively; ties are broken by Id ascending, so pages never overlap.
    *
    * @generated from field: string order_by = 2 [json_name = "$orderBy"];
    */
@@ -230,6 +240,8 @@ export const CompanySummarySchema: GenMessage<CompanySummary> = /*@__PURE__*/
  */
 export const CompanyService: GenService<{
   /**
+   * Company by identifier: the company in full (spec 4.5).
+   *
    * @generated from rpc commercialpolicybenchmark.v2.CompanyService.GetCompany
    */
   getCompany: {
@@ -238,6 +250,10 @@ export const CompanyService: GenService<{
     output: typeof GetCompanyResponseSchema;
   },
   /**
+   * Company search: one page of the companies an OData-style filter matches.
+   *
+   * Ordered by `$orderBy`, paged by `$skip` and `$top` (spec 4.6, SEMANTICS.md section 10).
+   *
    * @generated from rpc commercialpolicybenchmark.v2.CompanyService.SearchCompanies
    */
   searchCompanies: {

@@ -6,19 +6,22 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_commercialpolicybenchmark_v2_options } from "./options_pb.js";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
+import { file_google_api_field_behavior } from "../../google/api/field_behavior_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file commercialpolicybenchmark/v2/loss_details.proto.
  */
 export const file_commercialpolicybenchmark_v2_loss_details: GenFile = /*@__PURE__*/
-  fileDesc("Ci9jb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL2xvc3NfZGV0YWlscy5wcm90bxIcY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52MiIuChVHZXRMb3NzRGV0YWlsc1JlcXVlc3QSFQoNbG9zc19ldmVudF9pZBgBIAEoAyJXChZHZXRMb3NzRGV0YWlsc1Jlc3BvbnNlEj0KC2xvc3NfZGV0YWlsGAEgASgLMiguY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5Mb3NzRGV0YWlsIqgCCgpMb3NzRGV0YWlsEhEKCWxvc3NfbmFtZRgBIAEoCRIVCg1sb3NzX2NhdGVnb3J5GAIgASgJEhEKCWxvc3NfdHlwZRgDIAEoCRIVCg1sb3NzX2NvdmVyYWdlGAQgASgJEhkKCGxvc3NfbG9iGAUgASgJUgdsb3NzTE9CEhoKDWFjY2lkZW50X2RhdGUYBiABKAlIAIgBARITCgtmaWxpbmdfZGF0ZRgHIAEoCRIOCgZzdGF0dXMYCCABKAkSFAoMdG90YWxfYW1vdW50GAkgASgDEiUKGGxvc3NfZGV0YWlsc19kZXNjcmlwdGlvbhgKIAEoCUgBiAEBQhAKDl9hY2NpZGVudF9kYXRlQhsKGV9sb3NzX2RldGFpbHNfZGVzY3JpcHRpb24iiwMKF0dldExpbWl0QWRlcXVhY3lSZXF1ZXN0EhQKBW5haWNzGAEgAygJQgWQtRjMCBIYCgtjb3ZlcmFnZV9pZBgCIAEoBUgAiAEBEj0KE2xpbmVfb2ZfYnVzaW5lc3NfaWQYAyADKAVCIIq1GA5saW5lT2ZCdXNpbmVzc4q1GAVsb2JJZJC1GOgHEiMKDWV4cG9zdXJlX3R5cGUYBCABKAlCDIq1GAhleHBvc3VyZRIfChJleHBvc3VyZV9yYW5nZV9sb3cYBSABKAFIAYgBARIgChNleHBvc3VyZV9yYW5nZV9oaWdoGAYgASgBSAKIAQESHwoRb3JnYW5pemF0aW9uX3R5cGUYByADKAlCBJC1GGQSGQoMY2xpZW50X2xpbWl0GAggASgBSAOIAQESDQoFbGltaXQYCSABKAFCDgoMX2NvdmVyYWdlX2lkQhUKE19leHBvc3VyZV9yYW5nZV9sb3dCFgoUX2V4cG9zdXJlX3JhbmdlX2hpZ2hCDwoNX2NsaWVudF9saW1pdCJfChhHZXRMaW1pdEFkZXF1YWN5UmVzcG9uc2USQwoObGltaXRfYWRlcXVhY3kYASABKAsyKy5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkxpbWl0QWRlcXVhY3ki1wMKHFBvc3RMaW1pdEFkZXF1YWN5RGF0YVJlcXVlc3QSFAoFbmFpY3MYASADKAlCBZC1GMwIEhgKC2NvdmVyYWdlX2lkGAIgASgFSACIAQESPQoTbGluZV9vZl9idXNpbmVzc19pZBgDIAMoBUIgirUYDmxpbmVPZkJ1c2luZXNzirUYBWxvYklkkLUY6AcSIwoNZXhwb3N1cmVfdHlwZRgEIAEoCUIMirUYCGV4cG9zdXJlEh8KEmV4cG9zdXJlX3JhbmdlX2xvdxgFIAEoAUgBiAEBEiAKE2V4cG9zdXJlX3JhbmdlX2hpZ2gYBiABKAFIAogBARIfChFvcmdhbml6YXRpb25fdHlwZRgHIAMoCUIEkLUYZBIZCgxjbGllbnRfbGltaXQYCCABKAFIA4gBARINCgVsaW1pdBgJIAEoARIRCglsb3NzX3llYXIYCiABKAUSGAoQb2xkZXN0X2xvc3NfeWVhchgLIAEoBRIYChBuZXdlc3RfbG9zc195ZWFyGAwgASgFQg4KDF9jb3ZlcmFnZV9pZEIVChNfZXhwb3N1cmVfcmFuZ2VfbG93QhYKFF9leHBvc3VyZV9yYW5nZV9oaWdoQg8KDV9jbGllbnRfbGltaXQiZAodUG9zdExpbWl0QWRlcXVhY3lEYXRhUmVzcG9uc2USQwoObGltaXRfYWRlcXVhY3kYASABKAsyKy5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkxpbWl0QWRlcXVhY3kiuwEKDUxpbWl0QWRlcXVhY3kSFAoMY2xpZW50X2xpbWl0GAEgASgBEhQKDG1lZGlhbl9saW1pdBgCIAEoAxIXCg9wZXJjZW50X2NvdmVyZWQYAyABKAMSEAoIbWF4X2xvc3MYBCABKAESFAoMYXZlcmFnZV9sb3NzGAUgASgDEj0KDWxpc3Rfb2ZfY2FzZXMYBiADKAsyJi5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkxvc3NDYXNlIkMKCExvc3NDYXNlEiIKDWxvc3NfZXZlbnRfaWQYASABKANSC2xvc3NFdmVudElEEhMKC2xvc3NfYW1vdW50GAIgASgBMooGChJMb3NzRGV0YWlsc1NlcnZpY2US0AEKDkdldExvc3NEZXRhaWxzEjMuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRMb3NzRGV0YWlsc1JlcXVlc3QaNC5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldExvc3NEZXRhaWxzUmVzcG9uc2UiU5ACAYLT5JMCSmILbG9zc19kZXRhaWwSOy9jb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyLjAvbG9zc2RldGFpbHMve2xvc3NfZXZlbnRfaWR9Eq0CChBHZXRMaW1pdEFkZXF1YWN5EjUuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRMaW1pdEFkZXF1YWN5UmVxdWVzdBo2LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0TGltaXRBZGVxdWFjeVJlc3BvbnNlIqkBkAIBgtPkkwKfAVpSYg5saW1pdF9hZGVxdWFjeRJAL2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9sb3NzZGV0YWlscy9nZXRsaW1pdGFkZXF1YWN5ZGF0YWIObGltaXRfYWRlcXVhY3kSOS9jb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyLjAvbG9zc2RldGFpbHMvbGltaXRhZGVxdWFjeRLwAQoVUG9zdExpbWl0QWRlcXVhY3lEYXRhEjouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5Qb3N0TGltaXRBZGVxdWFjeURhdGFSZXF1ZXN0GjsuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5Qb3N0TGltaXRBZGVxdWFjeURhdGFSZXNwb25zZSJekAIBgtPkkwJVOgEqYg5saW1pdF9hZGVxdWFjeSJAL2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9sb3NzZGV0YWlscy9nZXRsaW1pdGFkZXF1YWN5ZGF0YWIGcHJvdG8z", [file_commercialpolicybenchmark_v2_options, file_google_api_annotations]);
+  fileDesc("Ci9jb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL2xvc3NfZGV0YWlscy5wcm90bxIcY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52MiIuChVHZXRMb3NzRGV0YWlsc1JlcXVlc3QSFQoNbG9zc19ldmVudF9pZBgBIAEoAyJXChZHZXRMb3NzRGV0YWlsc1Jlc3BvbnNlEj0KC2xvc3NfZGV0YWlsGAEgASgLMiguY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5Mb3NzRGV0YWlsIqgCCgpMb3NzRGV0YWlsEhEKCWxvc3NfbmFtZRgBIAEoCRIVCg1sb3NzX2NhdGVnb3J5GAIgASgJEhEKCWxvc3NfdHlwZRgDIAEoCRIVCg1sb3NzX2NvdmVyYWdlGAQgASgJEhkKCGxvc3NfbG9iGAUgASgJUgdsb3NzTE9CEhoKDWFjY2lkZW50X2RhdGUYBiABKAlIAIgBARITCgtmaWxpbmdfZGF0ZRgHIAEoCRIOCgZzdGF0dXMYCCABKAkSFAoMdG90YWxfYW1vdW50GAkgASgDEiUKGGxvc3NfZGV0YWlsc19kZXNjcmlwdGlvbhgKIAEoCUgBiAEBQhAKDl9hY2NpZGVudF9kYXRlQhsKGV9sb3NzX2RldGFpbHNfZGVzY3JpcHRpb24izQQKF0dldExpbWl0QWRlcXVhY3lSZXF1ZXN0EiAKBW5haWNzGAEgAygJQhHgQQKQtRjMCKK1GAVOYWljcxIrCgtjb3ZlcmFnZV9pZBgCIAEoBUIR4EECorUYCkNvdmVyYWdlSWRIAIgBARJGChNsaW5lX29mX2J1c2luZXNzX2lkGAMgAygFQimKtRgObGluZU9mQnVzaW5lc3OKtRgFbG9iSWSQtRjoB6K1GAVMb2JJZBJaCg1leHBvc3VyZV90eXBlGAQgASgJQkOKtRgIZXhwb3N1cmWatRgIUmV2ZW51ZXOatRgJRW1wbG95ZWVzmrUYCk1hcmtldCBDYXCitRgMRXhwb3N1cmVUeXBlEjgKEmV4cG9zdXJlX3JhbmdlX2xvdxgFIAEoAUIX4EECorUYEEV4cG9zdXJlUmFuZ2VMb3dIAYgBARI6ChNleHBvc3VyZV9yYW5nZV9oaWdoGAYgASgBQhjgQQKitRgRRXhwb3N1cmVSYW5nZUhpZ2hIAogBARIzChFvcmdhbml6YXRpb25fdHlwZRgHIAMoCUIYkLUYZKK1GBBPcmdhbml6YXRpb25UeXBlEioKDGNsaWVudF9saW1pdBgIIAEoAUIPorUYC0NsaWVudExpbWl0SAOIAQESGAoFbGltaXQYCSABKAFCCaK1GAVMaW1pdEIOCgxfY292ZXJhZ2VfaWRCFQoTX2V4cG9zdXJlX3JhbmdlX2xvd0IWChRfZXhwb3N1cmVfcmFuZ2VfaGlnaEIPCg1fY2xpZW50X2xpbWl0Il8KGEdldExpbWl0QWRlcXVhY3lSZXNwb25zZRJDCg5saW1pdF9hZGVxdWFjeRgBIAEoCzIrLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuTGltaXRBZGVxdWFjeSKQBAocUG9zdExpbWl0QWRlcXVhY3lEYXRhUmVxdWVzdBIXCgVuYWljcxgBIAMoCUII4EECkLUYzAgSHQoLY292ZXJhZ2VfaWQYAiABKAVCA+BBAkgAiAEBEj0KE2xpbmVfb2ZfYnVzaW5lc3NfaWQYAyADKAVCIIq1GA5saW5lT2ZCdXNpbmVzc4q1GAVsb2JJZJC1GOgHEkoKDWV4cG9zdXJlX3R5cGUYBCABKAlCM4q1GAhleHBvc3VyZZq1GAhSZXZlbnVlc5q1GAlFbXBsb3llZXOatRgKTWFya2V0IENhcBIkChJleHBvc3VyZV9yYW5nZV9sb3cYBSABKAFCA+BBAkgBiAEBEiUKE2V4cG9zdXJlX3JhbmdlX2hpZ2gYBiABKAFCA+BBAkgCiAEBEh8KEW9yZ2FuaXphdGlvbl90eXBlGAcgAygJQgSQtRhkEhkKDGNsaWVudF9saW1pdBgIIAEoAUgDiAEBEg0KBWxpbWl0GAkgASgBEhEKCWxvc3NfeWVhchgKIAEoBRIYChBvbGRlc3RfbG9zc195ZWFyGAsgASgFEhgKEG5ld2VzdF9sb3NzX3llYXIYDCABKAVCDgoMX2NvdmVyYWdlX2lkQhUKE19leHBvc3VyZV9yYW5nZV9sb3dCFgoUX2V4cG9zdXJlX3JhbmdlX2hpZ2hCDwoNX2NsaWVudF9saW1pdCJkCh1Qb3N0TGltaXRBZGVxdWFjeURhdGFSZXNwb25zZRJDCg5saW1pdF9hZGVxdWFjeRgBIAEoCzIrLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuTGltaXRBZGVxdWFjeSK7AQoNTGltaXRBZGVxdWFjeRIUCgxjbGllbnRfbGltaXQYASABKAESFAoMbWVkaWFuX2xpbWl0GAIgASgDEhcKD3BlcmNlbnRfY292ZXJlZBgDIAEoAxIQCghtYXhfbG9zcxgEIAEoARIUCgxhdmVyYWdlX2xvc3MYBSABKAMSPQoNbGlzdF9vZl9jYXNlcxgGIAMoCzImLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuTG9zc0Nhc2UiQwoITG9zc0Nhc2USIgoNbG9zc19ldmVudF9pZBgBIAEoA1ILbG9zc0V2ZW50SUQSEwoLbG9zc19hbW91bnQYAiABKAEyigYKEkxvc3NEZXRhaWxzU2VydmljZRLQAQoOR2V0TG9zc0RldGFpbHMSMy5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldExvc3NEZXRhaWxzUmVxdWVzdBo0LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0TG9zc0RldGFpbHNSZXNwb25zZSJTkAIBgtPkkwJKYgtsb3NzX2RldGFpbBI7L2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9sb3NzZGV0YWlscy97bG9zc19ldmVudF9pZH0SrQIKEEdldExpbWl0QWRlcXVhY3kSNS5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldExpbWl0QWRlcXVhY3lSZXF1ZXN0GjYuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRMaW1pdEFkZXF1YWN5UmVzcG9uc2UiqQGQAgGC0+STAp8BWlJiDmxpbWl0X2FkZXF1YWN5EkAvY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2xvc3NkZXRhaWxzL2dldGxpbWl0YWRlcXVhY3lkYXRhYg5saW1pdF9hZGVxdWFjeRI5L2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9sb3NzZGV0YWlscy9saW1pdGFkZXF1YWN5EvABChVQb3N0TGltaXRBZGVxdWFjeURhdGESOi5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLlBvc3RMaW1pdEFkZXF1YWN5RGF0YVJlcXVlc3QaOy5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLlBvc3RMaW1pdEFkZXF1YWN5RGF0YVJlc3BvbnNlIl6QAgGC0+STAlU6ASpiDmxpbWl0X2FkZXF1YWN5IkAvY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2xvc3NkZXRhaWxzL2dldGxpbWl0YWRlcXVhY3lkYXRhYgZwcm90bzM", [file_commercialpolicybenchmark_v2_options, file_google_api_annotations, file_google_api_field_behavior]);
 
 /**
  * @generated from message commercialpolicybenchmark.v2.GetLossDetailsRequest
  */
 export type GetLossDetailsRequest = Message<"commercialpolicybenchmark.v2.GetLossDetailsRequest"> & {
   /**
+   * The loss event's id.
+   *
    * @generated from field: int64 loss_event_id = 1;
    */
   lossEventId: bigint;
@@ -125,36 +128,51 @@ export const LossDetailSchema: GenMessage<LossDetail> = /*@__PURE__*/
  */
 export type GetLimitAdequacyRequest = Message<"commercialpolicybenchmark.v2.GetLimitAdequacyRequest"> & {
   /**
+   * 2- or 3-digit NAICS codes; a company matches when its code starts with one of them.
+   * At most 1,100, as many as there are distinct codes of 2 or 3 digits.
+   *
    * @generated from field: repeated string naics = 1;
    */
   naics: string[];
 
   /**
+   * The coverage (reference data: `coverages`).
+   *
    * @generated from field: optional int32 coverage_id = 2;
    */
   coverageId?: number | undefined;
 
   /**
+   * Lines of business of the coverage; empty, or holding 0: every line of business.
+   *
    * @generated from field: repeated int32 line_of_business_id = 3;
    */
   lineOfBusinessId: number[];
 
   /**
+   * What the exposure range measures; empty: Revenues.
+   *
    * @generated from field: string exposure_type = 4;
    */
   exposureType: string;
 
   /**
+   * The lower bound of the peers' exposure, at least 0.
+   *
    * @generated from field: optional double exposure_range_low = 5;
    */
   exposureRangeLow?: number | undefined;
 
   /**
+   * The upper bound of the peers' exposure, at least exposureRangeLow.
+   *
    * @generated from field: optional double exposure_range_high = 6;
    */
   exposureRangeHigh?: number | undefined;
 
   /**
+   * Organization types (PUB, PRV, PSB, NFP, ...); empty, or holding All: every type.
+   *
    * @generated from field: repeated string organization_type = 7;
    */
   organizationType: string[];
@@ -167,6 +185,8 @@ export type GetLimitAdequacyRequest = Message<"commercialpolicybenchmark.v2.GetL
   clientLimit?: number | undefined;
 
   /**
+   * The selected company's limit: the caller's limit when clientLimit is unset.
+   *
    * @generated from field: double limit = 9;
    */
   limit: number;
@@ -201,51 +221,72 @@ export const GetLimitAdequacyResponseSchema: GenMessage<GetLimitAdequacyResponse
  */
 export type PostLimitAdequacyDataRequest = Message<"commercialpolicybenchmark.v2.PostLimitAdequacyDataRequest"> & {
   /**
+   * 2- or 3-digit NAICS codes; a company matches when its code starts with one of them.
+   * At most 1,100, as many as there are distinct codes of 2 or 3 digits.
+   *
    * @generated from field: repeated string naics = 1;
    */
   naics: string[];
 
   /**
+   * The coverage (reference data: `coverages`).
+   *
    * @generated from field: optional int32 coverage_id = 2;
    */
   coverageId?: number | undefined;
 
   /**
+   * Lines of business of the coverage; empty, or holding 0: every line of business.
+   *
    * @generated from field: repeated int32 line_of_business_id = 3;
    */
   lineOfBusinessId: number[];
 
   /**
+   * What the exposure range measures; empty: Revenues.
+   *
    * @generated from field: string exposure_type = 4;
    */
   exposureType: string;
 
   /**
+   * The lower bound of the peers' exposure, at least 0.
+   *
    * @generated from field: optional double exposure_range_low = 5;
    */
   exposureRangeLow?: number | undefined;
 
   /**
+   * The upper bound of the peers' exposure, at least exposureRangeLow.
+   *
    * @generated from field: optional double exposure_range_high = 6;
    */
   exposureRangeHigh?: number | undefined;
 
   /**
+   * Organization types (PUB, PRV, PSB, NFP, ...); empty, or holding All: every type.
+   *
    * @generated from field: repeated string organization_type = 7;
    */
   organizationType: string[];
 
   /**
+   * The caller's limit; when unset, `limit` is used (0 counts as set).
+   *
    * @generated from field: optional double client_limit = 8;
    */
   clientLimit?: number | undefined;
 
   /**
+   * The selected company's limit: the caller's limit when clientLimit is unset.
+   *
    * @generated from field: double limit = 9;
    */
   limit: number;
 
   /**
+   * An exact loss year; when given, the range below is ignored (0 = not given).
+   *
    * @generated from field: int32 loss_year = 10;
    */
   lossYear: number;
@@ -361,6 +402,8 @@ export const LossCaseSchema: GenMessage<LossCase> = /*@__PURE__*/
  */
 export const LossDetailsService: GenService<{
   /**
+   * Loss details by identifier: one loss event (spec 4.7).
+   *
    * @generated from rpc commercialpolicybenchmark.v2.LossDetailsService.GetLossDetails
    */
   getLossDetails: {
@@ -369,7 +412,10 @@ export const LossDetailsService: GenService<{
     output: typeof GetLossDetailsResponseSchema;
   },
   /**
-   * GET form, on both paths the spec shows; no loss-year filter.
+   * Limit adequacy: the caller's limit against its peers' losses.
+   *
+   * On both paths the spec shows, with the spec's capitalized query names (spec 4.8);
+   * no loss-year filter.
    *
    * @generated from rpc commercialpolicybenchmark.v2.LossDetailsService.GetLimitAdequacy
    */
@@ -379,7 +425,9 @@ export const LossDetailsService: GenService<{
     output: typeof GetLimitAdequacyResponseSchema;
   },
   /**
-   * POST form, with the loss-year inputs.
+   * Limit adequacy: the caller's limit against its peers' losses.
+   *
+   * The peer group and the loss-year inputs in a JSON body (spec 4.8).
    *
    * @generated from rpc commercialpolicybenchmark.v2.LossDetailsService.PostLimitAdequacyData
    */

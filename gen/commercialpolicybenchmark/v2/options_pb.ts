@@ -11,7 +11,7 @@ import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
  * Describes the file commercialpolicybenchmark/v2/options.proto.
  */
 export const file_commercialpolicybenchmark_v2_options: GenFile = /*@__PURE__*/
-  fileDesc("Cipjb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL29wdGlvbnMucHJvdG8SHGNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjI6NQoFYWxpYXMSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNGGAyADKAlSBWFsaWFzOjwKCW1heF9pdGVtcxIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMY0oYDIAEoDVIIbWF4SXRlbXNiBnByb3RvMw", [file_google_protobuf_descriptor]);
+  fileDesc("Cipjb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL29wdGlvbnMucHJvdG8SHGNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjI6NQoFYWxpYXMSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNGGAyADKAlSBWFsaWFzOjwKCW1heF9pdGVtcxIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMY0oYDIAEoDVIIbWF4SXRlbXM6PgoKY2xvc2VkX3NldBIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMY04YDIAMoCVIJY2xvc2VkU2V0Oj4KCnF1ZXJ5X25hbWUSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNSGAyABKAlSCXF1ZXJ5TmFtZWIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * Other names a REST caller may use for this field (spec 2.1: the parameter
@@ -35,4 +35,26 @@ export const alias: GenExtension<FieldOptions, string[]> = /*@__PURE__*/
  */
 export const max_items: GenExtension<FieldOptions, number> = /*@__PURE__*/
   extDesc(file_commercialpolicybenchmark_v2_options, 1);
+
+/**
+ * The closed set of values a string field takes, as the spec writes them (spec 2.1:
+ * Revenues, Employees, Market Cap). The OpenAPI document lists them as the field's
+ * `enum`; the service reads them case-insensitively, ignoring spaces, `_` and `-`
+ * (SEMANTICS.md section 11), and an empty value means the first.
+ *
+ * @generated from extension: repeated string closed_set = 50003;
+ */
+export const closed_set: GenExtension<FieldOptions, string[]> = /*@__PURE__*/
+  extDesc(file_commercialpolicybenchmark_v2_options, 2);
+
+/**
+ * The name the spec gives this field in a query-form route, where it differs from the
+ * JSON name: the limit-adequacy GET's capitalized names (spec 4.8: `Naics`,
+ * `CoverageId`, `LobId`, ...). The OpenAPI document names the query parameter so,
+ * and the binder accepts it as it accepts an alias; the JSON name stays accepted.
+ *
+ * @generated from extension: string query_name = 50004;
+ */
+export const query_name: GenExtension<FieldOptions, string> = /*@__PURE__*/
+  extDesc(file_commercialpolicybenchmark_v2_options, 3);
 

@@ -210,12 +210,14 @@ export const NaicsSubsectorSchema: GenMessage<NaicsSubsector> = /*@__PURE__*/
  * lines of business, and the organization types and NAICS sectors the companies have.
  * It changes only with the data set.
  *
+ * The answer message is named for what it holds, as agreed with the console's
+ * authors, not GetReferenceDataResponse.
+ *
  * @generated from service commercialpolicybenchmark.v2.ReferenceService
  */
 export const ReferenceService: GenService<{
   /**
-   * The answer message is named for what it holds, as agreed with the console's
-   * authors, not GetReferenceDataResponse.
+   * Reference data: the coverages, organization types and NAICS sectors to pick from.
    * buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
    *
    * @generated from rpc commercialpolicybenchmark.v2.ReferenceService.GetReferenceData

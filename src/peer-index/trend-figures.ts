@@ -3,6 +3,7 @@ import { quantile, type QuantileLevel } from "../benchmark/quantile.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import type { PeriodStatistics, QuartileStatistics } from "../benchmark/trend-statistics.js";
 import { tallyCompanies } from "./company-tallies.js";
+import { bucketSelect } from "./bucket-select.js";
 import { assessmentContributors, contributorsOfRows, type CompanyBound } from "./contributor-counts.js";
 import { dayNumber } from "./day-number.js";
 import { neighbours } from "./program-figures.js";
@@ -34,7 +35,7 @@ export function periodDays(periods: readonly TimeWindow[]): PeriodDays {
  * A trend's period figures from the peer programs of its whole span (`rows[0..count)`)
  * and the peer loss events of the span's years (`lossRows[0..lossCount)`), in one pass
  * over each: the programs are bucketed by period (a counting sort of the rows), then
- * each period's quartiles are selected from its own rows (select.ts, O(rows)), and its
+ * each period's quartiles are selected from its own rows (bucket-select.ts, O(rows)), and its
  * companies counted by the radix sort of company-tallies.ts.
  */
 export function trendFigures(
@@ -101,8 +102,14 @@ function distinctCompanies(snapshot: PeerSnapshot, rows: Uint32Array): number {
   return tallyCompanies(keys, spare, rows.length, snapshot.companyCount)[0].companies;
 }
 
-/** Quartiles of a column of exact integer cents (NaN: no amount) over the rows, in dollars. */
+/**
+ * Quartiles of a column of exact integer cents (NaN: no amount) over the rows, in
+ * dollars: by buckets (bucket-select.ts), or by selecting among all the values when
+ * one is negative.
+ */
 function quartilesOf(column: Float64Array, rows: Uint32Array): QuartileStatistics {
+  const picked = bucketSelect(column, rows, (n) => LEVELS.flatMap((p) => neighbours(n, p)));
+  if (picked) return quartiles(picked.n, (position) => new Decimal(picked.values.get(position)!));
   const values = scratchValues(rows.length);
   let n = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -119,8 +126,9 @@ function quartilesOf(column: Float64Array, rows: Uint32Array): QuartileStatistic
  */
 function rpmQuartiles(snapshot: PeerSnapshot, rows: Uint32Array): QuartileStatistics {
   const { rpm } = snapshot.programs;
+  // Most snapshots hold no such RPM: then no row needs looking at.
   let large = false;
-  for (let r = 0; r < rows.length && !large; r++) large = rpm[rows[r]!]! > Number.MAX_SAFE_INTEGER;
+  for (let r = 0; r < rows.length && !large && snapshot.largeRpms.size > 0; r++) large = rpm[rows[r]!]! > Number.MAX_SAFE_INTEGER;
   if (!large) return quartilesOf(rpm, rows);
   const exact: bigint[] = [];
   for (const i of rows) {

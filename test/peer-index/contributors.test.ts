@@ -50,6 +50,17 @@ async function readPeerPrograms(knex: Parameters<typeof peerPrograms>[0], peers:
 /** SEMANTICS.md section 7: a program has an RPM when it has a premium and a limit above zero. */
 const hasRpm = (p: PeerProgram) => p.premium !== null && p.limit !== null && new Decimal(p.limit).gt(0);
 
+/** The contributors of each set a figure may rest on: all the programs, those with each amount, those with an RPM. */
+function contributorsBySet(programs: PeerProgram[]): Record<"programs" | "limit" | "premium" | "retention" | "rpm", Contributors> {
+  return {
+    programs: contributorsOf(programs),
+    limit: contributorsOf(programs.filter((p) => p.limit !== null)),
+    premium: contributorsOf(programs.filter((p) => p.premium !== null)),
+    retention: contributorsOf(programs.filter((p) => p.retention !== null)),
+    rpm: contributorsOf(programs.filter(hasRpm)),
+  };
+}
+
 /** Mostly random peer groups (most of them narrow), and some as broad as the data. */
 function drawGroup(pool: DrawPool, random: SeededRandom): PeerGroup {
   const peers = drawPeerGroup(pool, random);
@@ -150,14 +161,7 @@ for (const datasetCase of cases) {
 
         const programs = await readPeerPrograms(knex, peers, window);
         const limited = (await readPeerPrograms(knex, peers, defaultWindow)).filter((p) => p.limit !== null);
-        const expected: Record<string, Contributors> = {
-          programs: contributorsOf(programs),
-          limit: contributorsOf(programs.filter((p) => p.limit !== null)),
-          premium: contributorsOf(programs.filter((p) => p.premium !== null)),
-          retention: contributorsOf(programs.filter((p) => p.retention !== null)),
-          rpm: contributorsOf(programs.filter(hasRpm)),
-          medianLimit: contributorsOf(limited),
-        };
+        const expected: Record<string, Contributors> = { ...contributorsBySet(programs), medianLimit: contributorsOf(limited) };
 
         const calls: [string, (engine: PeerEngine) => Promise<{ contributors?: unknown }>, unknown][] = [
           ["assessment", (e) => e.assessment(peers, window, selected, { withLossCount: group % 2 === 0 }), { programs: expected.programs, limit: expected.limit, premium: expected.premium, retention: expected.retention }],
@@ -202,14 +206,7 @@ for (const datasetCase of cases) {
         const figures = { ...counted, periods: counted.periods.map(({ contributors: _, ...figures }) => figures) };
         expect(uncounted, figures, "trend: not counting, the same figures and no contributors", { ...context, periods });
         for (const [k, period] of periods.entries()) {
-          const rows = await readPeerPrograms(knex, peers, period);
-          const exact: Record<string, Contributors> = {
-            programs: contributorsOf(rows),
-            limit: contributorsOf(rows.filter((p) => p.limit !== null)),
-            premium: contributorsOf(rows.filter((p) => p.premium !== null)),
-            retention: contributorsOf(rows.filter((p) => p.retention !== null)),
-            rpm: contributorsOf(rows.filter(hasRpm)),
-          };
+          const exact: Record<string, Contributors> = contributorsBySet(await readPeerPrograms(knex, peers, period));
           expect(counted.periods[k]!.contributors, exact, `trend period ${k}: contributors as contributorsOf reads them`, { ...context, period });
           const { contributors: bounds, ...boundedFigures } = withBounds.periods[k]!;
           expect(boundedFigures, figures.periods[k], `trend period ${k}: told the rule, the same figures`, { ...context, period });

@@ -4,7 +4,8 @@
  * Generates (seed 7, as-of 2026-11-01) and imports `--scale` × Advisen scale, starts
  * `cpb serve` with authentication on (a dev OpenID provider runs in this process), and
  * measures, for each class (narrow, broad, broadest) × operation (POST assessment, POST
- * RPM, POST total program count, POST limit adequacy, GET assessment):
+ * RPM, POST total program count, POST limit adequacy, GET assessment; and the market
+ * trend at 12 x 3-month periods, at the broadest class only):
  *   - cold: concurrency 1, every request different, p50/p95 against the limits;
  *   - warm: one request repeated at concurrency 32 by autocannon in another process,
  *     against a bare node:http server answering the same bytes in the same run;
@@ -30,7 +31,7 @@ import { createFailureLog } from "./peer/failures.js";
 import { createApiClient, type ApiClient } from "./peer/http-client.js";
 import { startLoadGenerator, type LoadGenerator } from "./peer/load-generator.js";
 import { describeMachine } from "./peer/machine.js";
-import { operationNamed, OPERATIONS } from "./peer/operations.js";
+import { coldLimitMs, measuredAt, operationNamed, OPERATIONS } from "./peer/operations.js";
 import { AS_OF, countsAt, readOptions, SEED } from "./peer/options.js";
 import { startRssSampler } from "./peer/process-rss.js";
 import { startHealthProbe } from "./peer/health-probe.js";
@@ -175,7 +176,7 @@ async function measureCold(classes: PeerClass[], references: Map<PeerClass, Clas
   const cold = new Map<string, ColdResult>();
   for (const [index, peerClass] of classes.entries()) {
     const variants = createVariants(peerClass, index + 1);
-    for (const operation of OPERATIONS) {
+    for (const operation of OPERATIONS.filter((o) => measuredAt(o, peerClass))) {
       const result = await runCold({
         client,
         peerClass,
@@ -204,7 +205,7 @@ async function measureWarm(
   const rows: ReportRow[] = [];
   for (const peerClass of classes) {
     const { peers, answers } = references.get(peerClass)!;
-    for (const operation of OPERATIONS) {
+    for (const operation of OPERATIONS.filter((o) => measuredAt(o, peerClass))) {
       const label = rowKey(peerClass, operation.name);
       const warm = await runWarm({
         ...target,
@@ -216,7 +217,7 @@ async function measureWarm(
         failures,
       });
       const coldResult = cold.get(label)!;
-      const limitMs = limitFor(peerClass.limitMs, coldResult.maxBytes);
+      const limitMs = limitFor(coldLimitMs(operation, peerClass), coldResult.maxBytes);
       rows.push({
         class: peerClass.name,
         operation: operation.name,

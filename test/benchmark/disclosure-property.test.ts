@@ -22,6 +22,7 @@ import { drawRequest, type DrawSource } from "./helpers/random-request.js";
 import { toBody } from "./helpers/wire-request.js";
 import type { CsvRow, ReferenceDataset, ReferenceRequest } from "./reference/model-types.js";
 import { peerPrograms } from "./reference/peer-rows.js";
+import { marketTrend } from "./reference/trend.js";
 
 const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-disclosure-1";
 const DATASETS = 3;
@@ -56,6 +57,15 @@ function expectedRefusal(operation: string, dataset: ReferenceDataset, request: 
   return undefined;
 }
 
+/** The request widened to every company of its coverage, in two 12-month periods. */
+function wholeBook(source: DrawSource, request: ReferenceRequest): ReferenceRequest {
+  const naics = [...new Set(source.dataset.companies.map((c) => (c.naics ?? "").slice(0, 2)).filter((code) => code !== ""))];
+  return { ...request, naics, lineOfBusinessId: [0], exposureType: "Revenues", exposureRangeLow: "0", exposureRangeHigh: "1000000000000000", organizationType: [], periodMonths: 12, periods: 2 };
+}
+
+/** Trend periods over every data set: small books withhold most, so both are counted over all of them. */
+const trendPeriods = { withheld: 0, open: 0 };
+
 const master = createSeededRandom(SEED);
 for (let d = 0; d < DATASETS; d++) {
   const options = { companies: 15 + master.int(30), programs: 60 + master.int(200), losses: 20 + master.int(40), seed: `${SEED}-${d}`, asOf: AS_OF };
@@ -73,11 +83,25 @@ for (let d = 0; d < DATASETS; d++) {
     const [companies, programs, losses, linesOfBusiness] = await Promise.all(["companies", "programs", "losses", "lines_of_business"].map((name) => readCsv(dir, `${name}.csv`)));
     const source: DrawSource = { dataset: { companies: companies!, programs: programs!, losses: losses! }, linesOfBusiness: linesOfBusiness! };
     const random = createSeededRandom(`${SEED}/${d}`);
-    const seen = { refused: 0, answered: 0 };
+    const seen = { refused: 0, answered: 0, withheld: 0, open: 0 };
 
     for (let group = 0; group < GROUPS; group++) {
       const request = drawRequest(source, random, AS_OF);
       for (const operation of ANALYTICS_OPERATIONS.filter((o) => o.method === "POST")) {
+        if (operation.name === "POST market trend") {
+          // Never refused (SEMANTICS.md section 13): periods are withheld instead. Every
+          // other group is widened to the whole book, whose long periods pass the rule.
+          const asked = group % 2 === 0 ? request : wholeBook(source, request);
+          const body = JSON.stringify(toBody(asked, operation.inputs, random));
+          const trend = marketTrend(source.dataset, asked, AS_OF, STANDARD_RULE);
+          seen.withheld += trend.periods.filter((period) => period.withheld).length;
+          seen.open += trend.periods.filter((period) => !period.withheld).length;
+          for (const engine of ENGINES) {
+            const res = await fetch(`${guarded[engine].url}${operation.path}`, { method: "POST", body });
+            t.strictSame({ status: res.status, json: await res.json() }, { status: 200, json: trend }, `${operation.name} (${engine}) #${group}`);
+          }
+          continue;
+        }
         const body = JSON.stringify(toBody(request, operation.inputs, random));
         const expected = expectedRefusal(operation.name, source.dataset, request);
         const unguarded = await (await fetch(`${open.url}${operation.path}`, { method: "POST", body })).text();
@@ -96,7 +120,13 @@ for (let d = 0; d < DATASETS; d++) {
         }
       }
     }
-    t.comment(`${seen.refused} refused, ${seen.answered} answered`);
+    t.comment(`${seen.refused} refused, ${seen.answered} answered, trend periods: ${seen.withheld} withheld, ${seen.open} answered`);
+    trendPeriods.withheld += seen.withheld;
+    trendPeriods.open += seen.open;
     t.ok(seen.refused > 0 && seen.answered > 0, "both outcomes drawn: the property is exercised");
   });
 }
+
+t.test("trend periods withheld and answered: the rule is exercised per period", async (t) => {
+  t.ok(trendPeriods.withheld > 0 && trendPeriods.open > 0, `${trendPeriods.withheld} withheld, ${trendPeriods.open} answered`);
+});

@@ -11,6 +11,7 @@ import { rpmCents, rpmDistribution } from "./reference/rpm.js";
 import { percentileRank, quantile } from "./reference/statistics.js";
 import { money, ordinal } from "./reference/text.js";
 import { inWindow, subtractMonths, timeWindow } from "./reference/time-window.js";
+import { marketTrend } from "./reference/trend.js";
 
 const AS_OF = "2026-08-31";
 
@@ -231,4 +232,36 @@ t.test("limit adequacy over the hand-made rows", async (t) => {
   t.equal(employees.medianLimit, 500000, "limits 0 and 1000000 (program 9's 0 counts)");
   const none = limitAdequacy(dataset, { ...base, naics: ["99"], limit: null }, AS_OF, "filter");
   t.same(none, { clientLimit: 0, medianLimit: 0, percentCovered: 0, maxLoss: 0, averageLoss: 0, listOfCases: [] });
+});
+
+t.test("market trend (SEMANTICS.md section 13), worked by hand", async (t) => {
+  const trend = marketTrend(dataset, { ...base, periodMonths: 6, periods: 2 }, AS_OF);
+  const q = (count: number, firstQuartile: number, median: number, thirdQuartile: number) => ({ count, firstQuartile, median, thirdQuartile });
+  t.strictSame(trend, {
+    periodMonths: 6,
+    periods: [
+      {
+        // Program 1 (on the end); program 5 is after the as-of date.
+        periodStart: "2026-02-28", periodEnd: "2026-08-31", programCount: 1, companyCount: 1,
+        limit: q(1, 1_000_000, 1_000_000, 1_000_000), premium: q(1, 1005, 1005, 1005), retention: q(1, 1000, 1000, 1000), rpm: q(1, 1005, 1005, 1005),
+        lossCount: 0,
+        // Against 1,000,000, 1000 (the median of 0 and 2000) and 2000.
+        limitMedianChangePercent: 0, premiumMedianChangePercent: 0.5, rpmMedianChangePercent: -49.75,
+        withheld: null,
+      },
+      {
+        // Programs 4 (on the end) and 8 (no limit: no RPM).
+        periodStart: "2025-08-31", periodEnd: "2026-02-28", programCount: 2, companyCount: 2,
+        // Retentions 1000.01 and 5000: 2000.0075, 3000.005, 4000.0025.
+        limit: q(1, 1_000_000, 1_000_000, 1_000_000), premium: q(2, 500, 1000, 1500), retention: q(2, 2000.01, 3000.01, 4000), rpm: q(1, 2000, 2000, 2000),
+        lossCount: 0,
+        limitMedianChangePercent: null, premiumMedianChangePercent: null, rpmMedianChangePercent: null,
+        withheld: null,
+      },
+    ],
+  });
+  const losses = marketTrend(dataset, { ...base, periodMonths: 12, periods: 3 }, AS_OF).periods.map((p) => p.lossCount);
+  // Loss 1's accident (2025-03-05) and loss 6's (2025-01-01) are in (2024-08-31, 2025-08-31]; loss 2 has
+  // only its filing date, 2024-12-31, there too; loss 3's accident (2023-12-31) is in the oldest.
+  t.strictSame(losses, [0, 3, 1]);
 });

@@ -12,6 +12,8 @@ t.test("operations are named from a bounded set, never by a raw path", async (t)
     ["HEAD", `${P}/company/1001`, "commercialpolicybenchmark.v2.CompanyService/GetCompany"],
     ["GET", `${P}/company/1001`, "commercialpolicybenchmark.v2.CompanyService/GetCompany"],
     ["GET", `${P}/company/77`, "commercialpolicybenchmark.v2.CompanyService/GetCompany"],
+    ["GET", `${P}/trend/getmarkettrend`, "commercialpolicybenchmark.v2.MarketTrendService/GetMarketTrend"],
+    ["POST", `${P}/Trend/GetMarketTrend/`, "commercialpolicybenchmark.v2.MarketTrendService/GetMarketTrend"],
     ["POST", "/grpc.health.v1.Health/Check", "grpc.health.v1.Health/Check"],
     ["POST", "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", "grpc.reflection.v1.ServerReflection/ServerReflectionInfo"],
     ["POST", "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", "grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"],

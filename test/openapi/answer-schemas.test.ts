@@ -137,6 +137,13 @@ t.test("nulls: unset optional scalars and message fields are null in the schema 
   const limitAdequacy = resolve(document, "#/components/schemas/LimitAdequacy").properties as Record<string, Json>;
   t.same(limitAdequacy.listOfCases, { type: "array", items: { $ref: "#/components/schemas/LossCase" } }, "a list is never null");
   t.same((resolve(document, "#/components/schemas/LossCase").properties as Json).lossEventID, { type: "integer", format: "int64" });
+
+  // SEMANTICS.md section 13: a withheld period's figures, and quartiles of no value, are null.
+  const period = resolve(document, "#/components/schemas/TrendPeriod").properties as Record<string, Json>;
+  t.same(period.programCount, { type: ["integer", "null"], format: "int64" }, "a withheld period's program count");
+  t.same(period.lossCount, { type: "integer", format: "int64" }, "loss counts are public: never null");
+  t.same(period.withheld, { anyOf: [{ $ref: "#/components/schemas/WithheldPeriod" }, { type: "null" }] });
+  t.same((resolve(document, "#/components/schemas/TrendQuartiles").properties as Json).median, { type: ["number", "null"], format: "double" });
 });
 
 t.test("only what a route writes is a component: no wrapper of a response_body field, no request of a GET", async (t) => {
@@ -149,6 +156,8 @@ t.test("only what a route writes is a component: no wrapper of a response_body f
     "DisclosureRefusal",
     "Distribution",
     "GetAssessmentDataResponse",
+    "GetMarketTrendRequest",
+    "GetMarketTrendResponse",
     "GetRpmDistributionDataRequest",
     "GetRpmDistributionDataResponse",
     "GetTotalLossCountRequest",
@@ -167,6 +176,9 @@ t.test("only what a route writes is a component: no wrapper of a response_body f
     "ProblemError",
     "ReferenceData",
     "SearchCompaniesResponse",
+    "TrendPeriod",
+    "TrendQuartiles",
+    "WithheldPeriod",
   ]);
   t.ok(paths[`${P}/company/{id}`], "GetCompany answers Company alone");
 });

@@ -26,7 +26,7 @@ import { createTestDatabase } from "../helpers/database.js";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { CONTRIBUTORS_AS_OF, storeUnusualSources, UNUSUAL_SOURCES, writeContributorsDataset } from "./helpers/contributors-dataset.js";
-import { drawLossYears, drawPeerGroup, drawRpm, drawSelected, drawWindow, type DrawPool } from "./helpers/random-peer-group.js";
+import { drawLossYears, drawPeerGroup, drawRpm, drawSelected, drawTrendPeriods, drawWindow, type DrawPool } from "./helpers/random-peer-group.js";
 
 const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-contributors-1";
 const GROUPS = Number(process.env.CPB_CONTRIBUTOR_GROUPS ?? 200);
@@ -49,6 +49,17 @@ async function readPeerPrograms(knex: Parameters<typeof peerPrograms>[0], peers:
 
 /** SEMANTICS.md section 7: a program has an RPM when it has a premium and a limit above zero. */
 const hasRpm = (p: PeerProgram) => p.premium !== null && p.limit !== null && new Decimal(p.limit).gt(0);
+
+/** The contributors of each set a figure may rest on: all the programs, those with each amount, those with an RPM. */
+function contributorsBySet(programs: PeerProgram[]): Record<"programs" | "limit" | "premium" | "retention" | "rpm", Contributors> {
+  return {
+    programs: contributorsOf(programs),
+    limit: contributorsOf(programs.filter((p) => p.limit !== null)),
+    premium: contributorsOf(programs.filter((p) => p.premium !== null)),
+    retention: contributorsOf(programs.filter((p) => p.retention !== null)),
+    rpm: contributorsOf(programs.filter(hasRpm)),
+  };
+}
 
 /** Mostly random peer groups (most of them narrow), and some as broad as the data. */
 function drawGroup(pool: DrawPool, random: SeededRandom): PeerGroup {
@@ -150,14 +161,7 @@ for (const datasetCase of cases) {
 
         const programs = await readPeerPrograms(knex, peers, window);
         const limited = (await readPeerPrograms(knex, peers, defaultWindow)).filter((p) => p.limit !== null);
-        const expected: Record<string, Contributors> = {
-          programs: contributorsOf(programs),
-          limit: contributorsOf(programs.filter((p) => p.limit !== null)),
-          premium: contributorsOf(programs.filter((p) => p.premium !== null)),
-          retention: contributorsOf(programs.filter((p) => p.retention !== null)),
-          rpm: contributorsOf(programs.filter(hasRpm)),
-          medianLimit: contributorsOf(limited),
-        };
+        const expected: Record<string, Contributors> = { ...contributorsBySet(programs), medianLimit: contributorsOf(limited) };
 
         const calls: [string, (engine: PeerEngine) => Promise<{ contributors?: unknown }>, unknown][] = [
           ["assessment", (e) => e.assessment(peers, window, selected, { withLossCount: group % 2 === 0 }), { programs: expected.programs, limit: expected.limit, premium: expected.premium, retention: expected.retention }],
@@ -191,6 +195,23 @@ for (const datasetCase of cases) {
             expect(ok, true, `${name}: bounds, not counts (${plain(got)} against ${plain(exact)})`, context);
             expect(["min_companies", "max_top2_share"].includes(decisionOf(got) ?? ""), false, `${name}: bounds that settle the company conditions (the sources are counted)`, context);
             expect(decisionOf(got), decisionOf(exact), `${name}: the rule decides on bounds as on counts`, context);
+          }
+        }
+        // The trend (SEMANTICS.md section 13): each period's five sets, every fourth group
+        // (a period's programs are read back one query each).
+        if (group % 4 !== 0) continue;
+        const periods = drawTrendPeriods(CONTRIBUTORS_AS_OF, random);
+        const [counted, sql, uncounted, withBounds] = [await counting.trend(peers, periods), await sqlCounting.trend(peers, periods), await notCounting.trend(peers, periods), await bounding.trend(peers, periods)];
+        expect(counted, sql, "trend: the SQL engine's answer, contributors and all", { ...context, periods });
+        const figures = { ...counted, periods: counted.periods.map(({ contributors: _, ...figures }) => figures) };
+        expect(uncounted, figures, "trend: not counting, the same figures and no contributors", { ...context, periods });
+        for (const [k, period] of periods.entries()) {
+          const exact: Record<string, Contributors> = contributorsBySet(await readPeerPrograms(knex, peers, period));
+          expect(counted.periods[k]!.contributors, exact, `trend period ${k}: contributors as contributorsOf reads them`, { ...context, period });
+          const { contributors: bounds, ...boundedFigures } = withBounds.periods[k]!;
+          expect(boundedFigures, figures.periods[k], `trend period ${k}: told the rule, the same figures`, { ...context, period });
+          for (const [set, got] of Object.entries(bounds ?? {})) {
+            expect(decisionOf(got), decisionOf(exact[set]!), `trend period ${k} ${set}: the rule decides on bounds as on counts`, { ...context, period });
           }
         }
       }

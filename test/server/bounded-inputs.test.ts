@@ -18,7 +18,7 @@ import { callWithGrpcJs } from "../helpers/grpc-js-client.js";
 
 const P = "/commercialpolicybenchmark/v2.0";
 const GROUP = { naics: ["52"], coverageId: 1, lineOfBusinessId: [11], exposureType: "Revenues", exposureRangeLow: 0, exposureRangeHigh: 1e7 };
-const POSTS = ["assessment/getassessmentdata", "assessment/getrpmdistributiondata", "assessment/getTotalProgramCount", "assessment/getTotalLossCount", "lossdetails/getlimitadequacydata"];
+const POSTS = ["assessment/getassessmentdata", "assessment/getrpmdistributiondata", "assessment/getTotalProgramCount", "assessment/getTotalLossCount", "lossdetails/getlimitadequacydata", "trend/getmarkettrend"];
 /** Every answer here comes well within this, on a loaded CI machine too; the old cases took seconds. */
 const QUICK_MS = 1_000;
 

@@ -9,6 +9,7 @@ import t from "tap";
 import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import { MarketTrendService } from "../../gen/commercialpolicybenchmark/v2/trend_pb.js";
 import { readHttpRoutes, type HttpRoute } from "../../src/transcoding/http-routes.js";
 import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
 import { startAuthenticatedServer } from "../helpers/authenticated-server.js";
@@ -25,7 +26,7 @@ const TARGET_CHARS = 12 * 1024;
 const ANSWER_WITHIN_MS = 1_000;
 /** What an answer must never show: a stack overflow, a stack trace, a bug's own words. */
 const INTERNAL_TEXT = /maximum call stack|internal error|\n\s+at |\b(?:Range|Type|Reference|Syntax)Error\b|\.ts:\d+/i;
-const ROUTES = readHttpRoutes([AssessmentService, CompanyService, LossDetailsService].flatMap((service) => service.methods));
+const ROUTES = readHttpRoutes([AssessmentService, CompanyService, LossDetailsService, MarketTrendService].flatMap((service) => service.methods));
 const PATH_VALUES = ["1", "2", "7", "1001", "0", "-1", "x", "1e3", "5.0", "9".repeat(40), "%zz", "%20", "😀"];
 
 /** A path the route's template matches: literals in any case, variables from PATH_VALUES. */

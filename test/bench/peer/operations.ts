@@ -1,4 +1,4 @@
-import type { PeerClass } from "./classes.js";
+import type { ClassName, PeerClass } from "./classes.js";
 import { centsText, jsonText, type Cents, type JsonValue } from "./decimal-text.js";
 
 export const API_BASE = "/commercialpolicybenchmark/v2.0";
@@ -8,7 +8,8 @@ export type OperationName =
   | "POST RPM"
   | "POST total program count"
   | "POST limit adequacy"
-  | "GET assessment";
+  | "GET assessment"
+  | "POST market trend";
 
 /** What varies from one request of a class to the next. */
 export interface Variant {
@@ -31,7 +32,15 @@ export interface Operation {
   call(peerClass: PeerClass, variant: Variant): ApiCall;
   /** The total program count an answer states, when it states one. */
   programCount?(answer: string): number;
+  /** The classes it is measured at, when not every class; with its own cold p95 limits there. */
+  only?: Partial<Record<ClassName, { limitMs: number }>>;
 }
+
+/** Whether the operation is measured at the class. */
+export const measuredAt = (operation: Operation, peerClass: PeerClass): boolean => !operation.only || peerClass.name in operation.only;
+
+/** The cold p95 limit of the operation at the class, before the allowance for the answer's size. */
+export const coldLimitMs = (operation: Operation, peerClass: PeerClass): number => operation.only?.[peerClass.name]?.limitMs ?? peerClass.limitMs;
 
 export const decimal = (cents: Cents): JsonValue => ({ decimal: centsText(cents) });
 
@@ -61,7 +70,7 @@ export function peerQuery(c: PeerClass, v: Variant): Record<string, string> {
 
 export const post = (path: string, fields: Record<string, JsonValue>): ApiCall => ({ method: "POST", path: `${API_BASE}/${path}`, body: jsonText(fields) });
 
-/** The five operations of CONVENTIONS.md, Performance measurement, in report order. */
+/** The five operations of CONVENTIONS.md, Performance measurement, in report order, then the market trend of issue 30. */
 export const OPERATIONS: readonly Operation[] = [
   {
     name: "POST assessment",
@@ -96,6 +105,12 @@ export const OPERATIONS: readonly Operation[] = [
       return { method: "GET", path: `${API_BASE}/assessment/getassessmentdata?${query}` };
     },
     programCount: (answer) => (JSON.parse(answer) as { totalProgramCount: number }).totalProgramCount,
+  },
+  {
+    // Issue 30: the broadest group at 12 x 3-month periods, within 15 ms p95 (SEMANTICS.md section 13).
+    name: "POST market trend",
+    call: (c, v) => post("trend/getmarkettrend", { ...peerGroup(c, v), organizationType: [], periodMonths: 3, periods: 12 }),
+    only: { broadest: { limitMs: 15 } },
   },
 ];
 

@@ -1,6 +1,8 @@
 import type { Decimal } from "./decimal.js";
 import type { LossYearFilter } from "./loss-years.js";
 import type { CoverageReference, PeerGroup } from "./peer-group.js";
+import type { WideningCounts } from "./peer-group-suggestions.js";
+import type { WideningSpace } from "./peer-group-widening.js";
 import type { AssessmentStatistics, LimitAdequacyStatistics, PeerCount, RpmStatistics } from "./peer-statistics.js";
 import type { TimeWindow } from "./time-window.js";
 
@@ -21,4 +23,6 @@ export interface PeerEngine {
   lossCount(peers: PeerGroup, years: LossYearFilter): Promise<PeerCount>;
   /** The cases of `years`, and the median limit of `window` (the default window). */
   limitAdequacy(peers: PeerGroup, years: LossYearFilter, window: TimeWindow): Promise<LimitAdequacyStatistics>;
+  /** The program and company counts (and contributors, when counted) of the 64 widenings of a group (SEMANTICS.md section 14). */
+  widenings(space: WideningSpace): Promise<WideningCounts & { reference: CoverageReference }>;
 }

@@ -8,7 +8,9 @@ import { assessmentContributors, contributorsOfRows, type CompanyBound } from ".
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
+import { dayNumber } from "./day-number.js";
 import { scratchRows } from "./scratch.js";
+import { countWidenings } from "./widening-counts.js";
 import { inTurn } from "../server/turns.js";
 import { emptyNaicsRows, type CompanyColumns, type CoverageSlices, type NaicsRows, type PeerSnapshot, type RowRange } from "./snapshot.js";
 
@@ -56,6 +58,7 @@ function takingTurns(engine: PeerEngine): PeerEngine {
     programCount: (...args) => inTurn(() => engine.programCount(...args)),
     lossCount: (...args) => inTurn(() => engine.lossCount(...args)),
     limitAdequacy: (...args) => inTurn(() => engine.limitAdequacy(...args)),
+    widenings: (...args) => inTurn(() => engine.widenings(...args)),
   };
 }
 
@@ -131,17 +134,14 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       if (counting) answer.contributors = contributorsOfRows(opened.snapshot, programs.rows, programs.count, opened.snapshot.programs.limit, boundOf(opened));
       return answer;
     },
+
+    async widenings(space) {
+      const opened = open(space.peers.coverageId);
+      if (!opened) return fallback.widenings(space);
+      const counts = countWidenings(opened.snapshot, opened.coverage, space, counting && { bound: boundOf(opened) });
+      return { reference: opened.reference, ...counts };
+    },
   };
-}
-
-const DAY_MS = 86_400_000;
-
-/** A YYYY-MM-DD date as days since 1970-01-01, the programs' day column. */
-function dayNumber(date: string): number {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  const utc = new Date(0);
-  utc.setUTCFullYear(year, month - 1, day);
-  return Math.round(utc.getTime() / DAY_MS);
 }
 
 /**

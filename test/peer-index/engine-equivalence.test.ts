@@ -8,7 +8,8 @@
 import t from "tap";
 import { Decimal } from "../../src/benchmark/decimal.js";
 import type { PeerEngine } from "../../src/benchmark/peer-engine.js";
-import { DEFAULT_TRAILING, timeWindow } from "../../src/benchmark/time-window.js";
+import { wideningSpace } from "../../src/benchmark/peer-group-widening.js";
+import { DEFAULT_TRAILING, timeWindow, type TimeWindow } from "../../src/benchmark/time-window.js";
 import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
 import { importDataset } from "../../src/ingest/import-dataset.js";
 import { buildSnapshot } from "../../src/peer-index/build-snapshot.js";
@@ -54,7 +55,19 @@ function counted(engine: PeerEngine, calls: Map<number, number>): PeerEngine {
     programCount: (peers, ...rest) => (count(peers.coverageId), engine.programCount(peers, ...rest)),
     lossCount: (peers, ...rest) => (count(peers.coverageId), engine.lossCount(peers, ...rest)),
     limitAdequacy: (peers, ...rest) => (count(peers.coverageId), engine.limitAdequacy(peers, ...rest)),
+    widenings: (space) => (count(space.peers.coverageId), engine.widenings(space)),
   };
+}
+
+/** The trailing months that give `window` at `asOf` (drawWindow draws allowed ones). */
+function trailingOf(window: TimeWindow, asOf: string): { oldest: number; newest: number } {
+  for (const oldest of [24, 12, 9, 6, 3]) {
+    for (const newest of [12, 9, 6, 3, 0]) {
+      const candidate = timeWindow(asOf, { oldest, newest });
+      if (newest < oldest && candidate.start === window.start && candidate.end === window.end) return { oldest, newest };
+    }
+  }
+  throw new Error(`no trailing months give ${JSON.stringify(window)}`);
 }
 
 /** Statistics as plain JSON: decimals as their exact text, typed arrays as lists. */
@@ -118,6 +131,7 @@ for (const datasetCase of cases) {
         ["programCount", (e) => e.programCount(peers, window)],
         ["lossCount", (e) => e.lossCount(peers, years)],
         ["limitAdequacy", (e) => e.limitAdequacy(peers, years, timeWindow(datasetCase.asOf, DEFAULT_TRAILING))],
+        ["widenings", (e) => e.widenings(wideningSpace(peers, datasetCase.asOf, trailingOf(window, datasetCase.asOf)))],
       ];
       for (const [name, call] of calls) {
         const [expected, actual] = [plain(await call(sql)), plain(await call(index))];
@@ -126,7 +140,7 @@ for (const datasetCase of cases) {
         t.strictSame(actual, expected, `${name} #${group} differs`, { peers: plain(peers), window, years });
       }
     }
-    t.equal(mismatches, 0, `${GROUPS} peer groups, six calls each, answered identically`);
+    t.equal(mismatches, 0, `${GROUPS} peer groups, seven calls each, answered identically`);
     const unexpected = [...fallbackCalls.keys()].filter((id) => !datasetCase.sqlCoverages.includes(id));
     t.strictSame(unexpected, [], "the index answered every other coverage itself");
     if (datasetCase.sqlCoverages.length) t.ok(fallbackCalls.size > 0, "calls on the inexact coverage went to SQL");

@@ -2,6 +2,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import { PeerGroupService } from "../../gen/commercialpolicybenchmark/v2/peer_group_pb.js";
 import { ReferenceService } from "../../gen/commercialpolicybenchmark/v2/reference_pb.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
@@ -13,7 +14,7 @@ import { createRouteTable } from "../transcoding/route-table.js";
  * The services whose calls are counted by their RPC name: those create-app.ts routes.
  * A call of a service missing here is counted as `other`, never under its path.
  */
-export const NAMED_SERVICES: readonly DescService[] = [AssessmentService, CompanyService, LossDetailsService, ReferenceService, Health, ServerReflection, ServerReflectionV1Alpha];
+export const NAMED_SERVICES: readonly DescService[] = [AssessmentService, CompanyService, LossDetailsService, PeerGroupService, ReferenceService, Health, ServerReflection, ServerReflectionV1Alpha];
 
 /** Everything that is neither an RPC nor one of the fixed paths: unknown paths, wrong methods, the dev provider. */
 export const OTHER = "other";

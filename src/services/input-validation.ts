@@ -9,7 +9,7 @@ import { listLimitProblems } from "../rpc/list-limits.js";
 const FIELD_ORDER = [
   "naics", "coverageId", "lineOfBusinessId", "exposureType", "exposureRangeLow", "exposureRangeHigh",
   "organizationType", "premium", "limit", "retention", "clientLimit", "oldestTrailing", "newestTrailing",
-  "lossYear", "oldestLossYear", "newestLossYear",
+  "lossYear", "oldestLossYear", "newestLossYear", "minPrograms", "maxSuggestions",
 ];
 
 /**

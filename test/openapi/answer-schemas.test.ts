@@ -154,6 +154,8 @@ t.test("only what a route writes is a component: no wrapper of a response_body f
     "NaicsSector",
     "NaicsSubsector",
     "OrganizationType",
+    "OriginalPeerGroup",
+    "PeerGroupSuggestion",
     "PostAssessmentDataRequest",
     "PostAssessmentDataResponse",
     "PostLimitAdequacyDataRequest",
@@ -161,6 +163,9 @@ t.test("only what a route writes is a component: no wrapper of a response_body f
     "ProblemError",
     "ReferenceData",
     "SearchCompaniesResponse",
+    "SuggestPeerGroupsRequest",
+    "SuggestPeerGroupsResponse",
+    "SuggestedPeerGroup",
   ]);
   t.ok(paths[`${P}/company/{id}`], "GetCompany answers Company alone");
 });

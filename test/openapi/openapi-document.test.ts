@@ -109,19 +109,21 @@ t.test("operationIds: from the RPC names, unique, with the method and the path w
     "GET /lossdetails/getlimitadequacydata GetLimitAdequacy_get_getlimitadequacydata",
     "GET /lossdetails/limitadequacy GetLimitAdequacy_get_limitadequacy",
     "GET /lossdetails/{lossEventId} GetLossDetails",
+    "GET /peergroup/suggestpeergroups SuggestPeerGroups_get",
     "GET /reference/getreferencedata GetReferenceData",
     "POST /assessment/getTotalLossCount GetTotalLossCount",
     "POST /assessment/getTotalProgramCount GetTotalProgramCount",
     "POST /assessment/getassessmentdata PostAssessmentData",
     "POST /assessment/getrpmdistributiondata GetRpmDistributionData_post",
     "POST /lossdetails/getlimitadequacydata PostLimitAdequacyData",
+    "POST /peergroup/suggestpeergroups SuggestPeerGroups_post",
   ]);
   t.same(
     operations().map(({ operation }) => (operation.tags as string[]).join()),
     restRoutes.map((r) => r.method.parent.name),
     "tagged with the service",
   );
-  t.same((document.tags as Json[]).map((tag) => tag.name), ["AssessmentService", "CompanyService", "LossDetailsService", "ReferenceService"]);
+  t.same((document.tags as Json[]).map((tag) => tag.name), ["AssessmentService", "CompanyService", "LossDetailsService", "PeerGroupService", "ReferenceService"]);
 });
 
 t.test("path parameters: each {name} of a path is a required path parameter, and back", async (t) => {

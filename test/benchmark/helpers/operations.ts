@@ -3,6 +3,7 @@ import { totalLossCount, totalProgramCount } from "../reference/counts.js";
 import { limitAdequacy } from "../reference/limit-adequacy.js";
 import type { ReferenceDataset, ReferenceRequest } from "../reference/model-types.js";
 import { rpmDistribution } from "../reference/rpm.js";
+import { suggestPeerGroups } from "../reference/suggestions.js";
 import type { InputSet } from "./wire-request.js";
 
 const PREFIX = "/commercialpolicybenchmark/v2.0";
@@ -92,5 +93,21 @@ export const ANALYTICS_OPERATIONS: readonly AnalyticsOperation[] = [
     inputs: { ...plain, amounts: ["clientLimit", "limit"], lossYears: true },
     ignored: { oldestTrailing: 3 },
     expected: (dataset, request, asOf) => limitAdequacy(dataset, request, asOf, "filter"),
+  },
+  {
+    name: "GET peer-group suggestions",
+    method: "GET",
+    path: `${PREFIX}/peergroup/suggestpeergroups`,
+    inputs: { ...plain, amounts: [], trailing: true, suggestionBounds: true },
+    ignored: { lossYear: 2024, premium: 5000 },
+    expected: (dataset, request, asOf) => suggestPeerGroups(dataset, request, asOf),
+  },
+  {
+    name: "POST peer-group suggestions",
+    method: "POST",
+    path: `${PREFIX}/peergroup/suggestpeergroups`,
+    inputs: { ...plain, amounts: [], trailing: true, suggestionBounds: true },
+    ignored: { retention: 5000 },
+    expected: (dataset, request, asOf) => suggestPeerGroups(dataset, request, asOf),
   },
 ];

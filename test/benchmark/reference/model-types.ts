@@ -34,6 +34,9 @@ export interface ReferenceRequest {
   lossYear?: number | null;
   oldestLossYear?: number | null;
   newestLossYear?: number | null;
+  /** Peer-group suggestions' bounds (SEMANTICS.md section 14); null or absent: the default. */
+  minPrograms?: number | null;
+  maxSuggestions?: number | null;
 }
 
 export interface ReferenceBand {

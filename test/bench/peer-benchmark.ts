@@ -216,7 +216,7 @@ async function measureWarm(
         failures,
       });
       const coldResult = cold.get(label)!;
-      const limitMs = limitFor(peerClass.limitMs, coldResult.maxBytes);
+      const limitMs = limitFor(operation.limitMs ?? peerClass.limitMs, coldResult.maxBytes);
       rows.push({
         class: peerClass.name,
         operation: operation.name,

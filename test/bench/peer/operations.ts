@@ -8,7 +8,8 @@ export type OperationName =
   | "POST RPM"
   | "POST total program count"
   | "POST limit adequacy"
-  | "GET assessment";
+  | "GET assessment"
+  | "POST suggestions";
 
 /** What varies from one request of a class to the next. */
 export interface Variant {
@@ -29,6 +30,8 @@ export interface ApiCall {
 export interface Operation {
   name: OperationName;
   call(peerClass: PeerClass, variant: Variant): ApiCall;
+  /** Its own cold p95 limit in ms, where the class's does not apply (issue 30: suggestions ≤ 25 ms at every class). */
+  limitMs?: number;
   /** The total program count an answer states, when it states one. */
   programCount?(answer: string): number;
 }
@@ -61,7 +64,7 @@ export function peerQuery(c: PeerClass, v: Variant): Record<string, string> {
 
 export const post = (path: string, fields: Record<string, JsonValue>): ApiCall => ({ method: "POST", path: `${API_BASE}/${path}`, body: jsonText(fields) });
 
-/** The five operations of CONVENTIONS.md, Performance measurement, in report order. */
+/** The five operations of CONVENTIONS.md, Performance measurement, then peer-group suggestions (issue 30), in report order. */
 export const OPERATIONS: readonly Operation[] = [
   {
     name: "POST assessment",
@@ -96,6 +99,13 @@ export const OPERATIONS: readonly Operation[] = [
       return { method: "GET", path: `${API_BASE}/assessment/getassessmentdata?${query}` };
     },
     programCount: (answer) => (JSON.parse(answer) as { totalProgramCount: number }).totalProgramCount,
+  },
+  {
+    // SEMANTICS.md section 14 with its defaults: the 64 widenings counted from one scan of the widest.
+    name: "POST suggestions",
+    call: (c, v) => post("peergroup/suggestpeergroups", { ...peerGroup(c, v), organizationType: [] }),
+    limitMs: 25,
+    programCount: (answer) => (JSON.parse(answer) as { original: { programCount: number } }).original.programCount,
   },
 ];
 

@@ -1,3 +1,4 @@
+import { PeerGroupSuggestionSchema } from "../../gen/commercialpolicybenchmark/v2/peer_group_pb.js";
 import { templateShape } from "../transcoding/path-template.js";
 import type { HttpRoute } from "../transcoding/http-routes.js";
 import type { JsonObject } from "./json-object.js";
@@ -5,6 +6,7 @@ import { operationIds } from "./operation-ids.js";
 import { operationObject } from "./operation-object.js";
 import { openApiPath } from "./openapi-path.js";
 import { problemComponents } from "./problem-responses.js";
+import { answerMessageRef } from "./response-schemas.js";
 import { createSchemaComponents } from "./schema-components.js";
 import { descriptionOf } from "./proto-descriptions.js";
 import { securityRequirement, securitySchemes } from "./security-scheme.js";
@@ -73,6 +75,8 @@ export function openApiDocument(routes: readonly HttpRoute[], options: OpenApiOp
   }
   distinguishSummaries(operations);
   const problems = problemComponents();
+  // A disclosure refusal's problem document carries a suggestion (problem-responses.ts).
+  answerMessageRef(components, PeerGroupSuggestionSchema);
   const messages = components.schemas();
   for (const name of Object.keys(problems.schemas)) {
     if (name in messages) throw new Error(`schema "${name}": both a message and the problem document`);

@@ -116,6 +116,8 @@ for (const datasetCase of cases) {
 
     for (let group = 0; group < GROUPS; group++) {
       const request = drawRequest(source, random, datasetCase.asOf);
+      // The suggestions' bounds from a stream of their own, so the other draws stay as they were.
+      Object.assign(request, drawSuggestionBounds(createSeededRandom(`${SEED}/${datasetCase.name}/bounds/${group}`)));
       for (const operation of ANALYTICS_OPERATIONS) {
         // The trend's two forms take turns, one a group, to keep the file within its time.
         if (operation.path.endsWith("/getmarkettrend") && (group % 2 === 0) !== (operation.method === "GET")) continue;
@@ -157,6 +159,14 @@ for (const datasetCase of cases) {
       if (count > SHOWN_PER_OPERATION) t.fail(`${name}: ${count - SHOWN_PER_OPERATION} more mismatches not shown`);
     }
   });
+}
+
+/** minPrograms and maxSuggestions (SEMANTICS.md section 14): often the defaults, else small data sets' sizes. */
+function drawSuggestionBounds(random: SeededRandom): Pick<ReferenceRequest, "minPrograms" | "maxSuggestions"> {
+  return {
+    minPrograms: random.chance(0.4) ? null : random.pick([1, 2, 3, 5, 10, 20, 50, 100, 100_000]),
+    maxSuggestions: random.chance(0.5) ? null : 1 + random.int(10),
+  };
 }
 
 /** Deep equality of a parsed JSON answer and a reference value, types included. */

@@ -23,6 +23,7 @@ import { toBody } from "./helpers/wire-request.js";
 import type { CsvRow, ReferenceDataset, ReferenceRequest } from "./reference/model-types.js";
 import { peerPrograms } from "./reference/peer-rows.js";
 import { marketTrend } from "./reference/trend.js";
+import { suggestPeerGroups } from "./reference/suggestions.js";
 
 const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-disclosure-1";
 const DATASETS = 3;
@@ -47,6 +48,11 @@ function figuresOf(operation: string, dataset: ReferenceDataset, request: Refere
   if (operation === "POST total program count") return [["programs", programs]];
   if (operation.includes("limit adequacy")) return [["limits", peerPrograms(dataset, request, AS_OF, "default").filter((p) => has(p, "limit"))]];
   return []; // the loss count: public records
+}
+
+/** Whether the rule refuses a set of programs as the program count's (the plain reading). */
+function refusedPrograms(rows: CsvRow[]): boolean {
+  return disclosureRefusal(STANDARD_RULE, "programs", contributorsOf(rows.map((row) => ({ companyId: row.company_id!, source: row.source || null })))) !== undefined;
 }
 
 function expectedRefusal(operation: string, dataset: ReferenceDataset, request: ReferenceRequest) {
@@ -83,7 +89,7 @@ for (let d = 0; d < DATASETS; d++) {
     const [companies, programs, losses, linesOfBusiness] = await Promise.all(["companies", "programs", "losses", "lines_of_business"].map((name) => readCsv(dir, `${name}.csv`)));
     const source: DrawSource = { dataset: { companies: companies!, programs: programs!, losses: losses! }, linesOfBusiness: linesOfBusiness! };
     const random = createSeededRandom(`${SEED}/${d}`);
-    const seen = { refused: 0, answered: 0, withheld: 0, open: 0 };
+    const seen = { refused: 0, answered: 0, withheld: 0, open: 0, refusedOriginals: 0 };
 
     for (let group = 0; group < GROUPS; group++) {
       const request = drawRequest(source, random, AS_OF);
@@ -103,6 +109,16 @@ for (let d = 0; d < DATASETS; d++) {
           continue;
         }
         const body = JSON.stringify(toBody(request, operation.inputs, random));
+        if (operation.name.includes("suggestions")) {
+          // Never refused: only groups that pass are offered, a refused original shows null counts (SEMANTICS.md section 14).
+          const expectedSuggestions = suggestPeerGroups(source.dataset, request, AS_OF, (rows) => refusedPrograms(rows));
+          for (const engine of ENGINES) {
+            const res = await fetch(`${guarded[engine].url}${operation.path}`, { method: "POST", body });
+            t.strictSame({ status: res.status, json: (await res.json()) as unknown }, { status: 200, json: expectedSuggestions }, `${operation.name} (${engine}) #${group}`);
+            if (expectedSuggestions.original.programCount === null) seen.refusedOriginals++;
+          }
+          continue;
+        }
         const expected = expectedRefusal(operation.name, source.dataset, request);
         const unguarded = await (await fetch(`${open.url}${operation.path}`, { method: "POST", body })).text();
         for (const engine of ENGINES) {
@@ -124,6 +140,7 @@ for (let d = 0; d < DATASETS; d++) {
     trendPeriods.withheld += seen.withheld;
     trendPeriods.open += seen.open;
     t.ok(seen.refused > 0 && seen.answered > 0, "both outcomes drawn: the property is exercised");
+    t.ok(seen.refusedOriginals > 0, `suggestions for refused groups drawn: ${seen.refusedOriginals}`);
   });
 }
 

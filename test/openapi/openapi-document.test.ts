@@ -110,6 +110,7 @@ t.test("operationIds: from the RPC names, unique, with the method and the path w
     "GET /lossdetails/getlimitadequacydata GetLimitAdequacy_get_getlimitadequacydata",
     "GET /lossdetails/limitadequacy GetLimitAdequacy_get_limitadequacy",
     "GET /lossdetails/{lossEventId} GetLossDetails",
+    "GET /peergroup/suggestpeergroups SuggestPeerGroups_get",
     "GET /reference/getreferencedata GetReferenceData",
     "GET /trend/getmarkettrend GetMarketTrend_get",
     "POST /assessment/getTotalLossCount GetTotalLossCount",
@@ -117,6 +118,7 @@ t.test("operationIds: from the RPC names, unique, with the method and the path w
     "POST /assessment/getassessmentdata PostAssessmentData",
     "POST /assessment/getrpmdistributiondata GetRpmDistributionData_post",
     "POST /lossdetails/getlimitadequacydata PostLimitAdequacyData",
+    "POST /peergroup/suggestpeergroups SuggestPeerGroups_post",
     "POST /trend/getmarkettrend GetMarketTrend_post",
   ]);
   t.same(
@@ -124,7 +126,7 @@ t.test("operationIds: from the RPC names, unique, with the method and the path w
     restRoutes.map((r) => r.method.parent.name),
     "tagged with the service",
   );
-  t.same((document.tags as Json[]).map((tag) => tag.name), ["AssessmentService", "CompanyService", "LossDetailsService", "ReferenceService", "MarketTrendService"]);
+  t.same((document.tags as Json[]).map((tag) => tag.name), ["AssessmentService", "CompanyService", "LossDetailsService", "PeerGroupService", "ReferenceService", "MarketTrendService"]);
 });
 
 t.test("path parameters: each {name} of a path is a required path parameter, and back", async (t) => {

@@ -20,6 +20,7 @@ const SERVICES = [
   "commercialpolicybenchmark.v2.CompanyService",
   "commercialpolicybenchmark.v2.LossDetailsService",
   "commercialpolicybenchmark.v2.MarketTrendService",
+  "commercialpolicybenchmark.v2.PeerGroupService",
   "commercialpolicybenchmark.v2.ReferenceService",
   "grpc.health.v1.Health",
   "grpc.reflection.v1.ServerReflection",

@@ -9,7 +9,8 @@ export type OperationName =
   | "POST total program count"
   | "POST limit adequacy"
   | "GET assessment"
-  | "POST market trend";
+  | "POST market trend"
+  | "POST suggestions";
 
 /** What varies from one request of a class to the next. */
 export interface Variant {
@@ -30,6 +31,8 @@ export interface ApiCall {
 export interface Operation {
   name: OperationName;
   call(peerClass: PeerClass, variant: Variant): ApiCall;
+  /** Its own cold p95 limit in ms, where the class's does not apply (issue 30: suggestions ≤ 25 ms at every class). */
+  limitMs?: number;
   /** The total program count an answer states, when it states one. */
   programCount?(answer: string): number;
   /** The classes it is measured at, when not every class; with its own cold p95 limits there. */
@@ -40,7 +43,7 @@ export interface Operation {
 export const measuredAt = (operation: Operation, peerClass: PeerClass): boolean => !operation.only || peerClass.name in operation.only;
 
 /** The cold p95 limit of the operation at the class, before the allowance for the answer's size. */
-export const coldLimitMs = (operation: Operation, peerClass: PeerClass): number => operation.only?.[peerClass.name]?.limitMs ?? peerClass.limitMs;
+export const coldLimitMs = (operation: Operation, peerClass: PeerClass): number => operation.only?.[peerClass.name]?.limitMs ?? operation.limitMs ?? peerClass.limitMs;
 
 export const decimal = (cents: Cents): JsonValue => ({ decimal: centsText(cents) });
 
@@ -70,7 +73,7 @@ export function peerQuery(c: PeerClass, v: Variant): Record<string, string> {
 
 export const post = (path: string, fields: Record<string, JsonValue>): ApiCall => ({ method: "POST", path: `${API_BASE}/${path}`, body: jsonText(fields) });
 
-/** The five operations of CONVENTIONS.md, Performance measurement, in report order, then the market trend of issue 30. */
+/** The five operations of CONVENTIONS.md, Performance measurement, in report order, then the market trend and the peer-group suggestions of issue 30. */
 export const OPERATIONS: readonly Operation[] = [
   {
     name: "POST assessment",
@@ -111,6 +114,13 @@ export const OPERATIONS: readonly Operation[] = [
     name: "POST market trend",
     call: (c, v) => post("trend/getmarkettrend", { ...peerGroup(c, v), organizationType: [], periodMonths: 3, periods: 12 }),
     only: { broadest: { limitMs: 15 } },
+  },
+  {
+    // SEMANTICS.md section 14 with its defaults: the 64 widenings counted from one scan of the widest.
+    name: "POST suggestions",
+    call: (c, v) => post("peergroup/suggestpeergroups", { ...peerGroup(c, v), organizationType: [] }),
+    limitMs: 25,
+    programCount: (answer) => (JSON.parse(answer) as { original: { programCount: number } }).original.programCount,
   },
 ];
 

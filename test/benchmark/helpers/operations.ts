@@ -4,6 +4,7 @@ import { limitAdequacy } from "../reference/limit-adequacy.js";
 import type { ReferenceDataset, ReferenceRequest } from "../reference/model-types.js";
 import { rpmDistribution } from "../reference/rpm.js";
 import { marketTrend } from "../reference/trend.js";
+import { suggestPeerGroups } from "../reference/suggestions.js";
 import type { InputSet } from "./wire-request.js";
 
 const PREFIX = "/commercialpolicybenchmark/v2.0";
@@ -109,5 +110,21 @@ export const ANALYTICS_OPERATIONS: readonly AnalyticsOperation[] = [
     inputs: { ...plain, amounts: [], trend: true },
     ignored: { newestTrailing: 3, premium: 1000, lossYear: 2024 },
     expected: (dataset, request, asOf) => marketTrend(dataset, request, asOf),
+  },
+  {
+    name: "GET peer-group suggestions",
+    method: "GET",
+    path: `${PREFIX}/peergroup/suggestpeergroups`,
+    inputs: { ...plain, amounts: [], trailing: true, suggestionBounds: true },
+    ignored: { lossYear: 2024, premium: 5000 },
+    expected: (dataset, request, asOf) => suggestPeerGroups(dataset, request, asOf),
+  },
+  {
+    name: "POST peer-group suggestions",
+    method: "POST",
+    path: `${PREFIX}/peergroup/suggestpeergroups`,
+    inputs: { ...plain, amounts: [], trailing: true, suggestionBounds: true },
+    ignored: { retention: 5000 },
+    expected: (dataset, request, asOf) => suggestPeerGroups(dataset, request, asOf),
   },
 ];

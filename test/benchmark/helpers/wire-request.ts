@@ -11,6 +11,13 @@ export interface InputSet {
   limitAdequacyNames: boolean;
   /** periodMonths and periods (the market trend). */
   trend?: boolean;
+  /** minPrograms and maxSuggestions (peer-group suggestions). */
+  suggestionBounds?: boolean;
+}
+
+/** The optional bounds an operation reads: the trend's shape, the suggestions' bounds. */
+function boundKeys(inputs: InputSet) {
+  return [...(inputs.trend ? (["periodMonths", "periods"] as const) : []), ...(inputs.suggestionBounds ? (["minPrograms", "maxSuggestions"] as const) : [])];
 }
 
 type Json = null | number | string | Json[] | { [key: string]: Json };
@@ -107,8 +114,8 @@ export function toQuery(request: ReferenceRequest, inputs: InputSet, random: See
       else if (absentNumber(random, false) === 0) query.append(spell(key, random), "0");
     }
   }
-  // 0 is no default here (SEMANTICS.md section 13): not given is left out.
-  for (const key of inputs.trend ? (["periodMonths", "periods"] as const) : []) {
+  // Not given is left out: 0 is no default for these (SEMANTICS.md sections 13 and 14), it is a 400.
+  for (const key of boundKeys(inputs)) {
     const value = request[key];
     if (value !== undefined && value !== null) query.append(spell(key, random), String(value));
   }
@@ -165,7 +172,7 @@ export function toBody(request: ReferenceRequest, inputs: InputSet, random: Seed
   const numbers: (keyof ReferenceRequest)[] = [];
   if (inputs.trailing) numbers.push("oldestTrailing", "newestTrailing");
   if (inputs.lossYears) numbers.push("lossYear", "oldestLossYear", "newestLossYear");
-  for (const key of inputs.trend ? (["periodMonths", "periods"] as const) : []) {
+  for (const key of boundKeys(inputs)) {
     const value = request[key];
     if (value !== undefined && value !== null) body[spell(key, random)] = random.chance(0.1) ? String(value) : value;
     else if (random.chance(0.3)) body[spell(key, random)] = null;

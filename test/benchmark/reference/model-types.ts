@@ -37,6 +37,9 @@ export interface ReferenceRequest {
   /** The market trend's shape (SEMANTICS.md section 13); null or absent: the default. */
   periodMonths?: number | null;
   periods?: number | null;
+  /** Peer-group suggestions' bounds (SEMANTICS.md section 14); null or absent: the default. */
+  minPrograms?: number | null;
+  maxSuggestions?: number | null;
 }
 
 export interface ReferenceBand {

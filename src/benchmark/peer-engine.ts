@@ -3,6 +3,7 @@ import type { LossYearFilter } from "./loss-years.js";
 import type { CoverageReference, PeerGroup } from "./peer-group.js";
 import type { AssessmentStatistics, LimitAdequacyStatistics, PeerCount, RpmStatistics } from "./peer-statistics.js";
 import type { TimeWindow } from "./time-window.js";
+import type { TrendStatistics } from "./trend-statistics.js";
 
 /** The selected company's amounts that an assessment places among its peers, in exact cents. */
 export type SelectedAmounts = Record<"limit" | "premium" | "retention", Decimal>;
@@ -21,4 +22,6 @@ export interface PeerEngine {
   lossCount(peers: PeerGroup, years: LossYearFilter): Promise<PeerCount>;
   /** The cases of `years`, and the median limit of `window` (the default window). */
   limitAdequacy(peers: PeerGroup, years: LossYearFilter, window: TimeWindow): Promise<LimitAdequacyStatistics>;
+  /** The market trend's figures of each period (SEMANTICS.md section 13), in the order given (newest first, adjacent). */
+  trend(peers: PeerGroup, periods: readonly TimeWindow[]): Promise<TrendStatistics>;
 }

@@ -3,6 +3,7 @@ import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assess
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { ReferenceService } from "../../gen/commercialpolicybenchmark/v2/reference_pb.js";
+import { MarketTrendService } from "../../gen/commercialpolicybenchmark/v2/trend_pb.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { Health } from "../../gen/health/v1/health_pb.js";
@@ -13,7 +14,16 @@ import { createRouteTable } from "../transcoding/route-table.js";
  * The services whose calls are counted by their RPC name: those create-app.ts routes.
  * A call of a service missing here is counted as `other`, never under its path.
  */
-export const NAMED_SERVICES: readonly DescService[] = [AssessmentService, CompanyService, LossDetailsService, ReferenceService, Health, ServerReflection, ServerReflectionV1Alpha];
+export const NAMED_SERVICES: readonly DescService[] = [
+  AssessmentService,
+  CompanyService,
+  LossDetailsService,
+  ReferenceService,
+  MarketTrendService,
+  Health,
+  ServerReflection,
+  ServerReflectionV1Alpha,
+];
 
 /** Everything that is neither an RPC nor one of the fixed paths: unknown paths, wrong methods, the dev provider. */
 export const OTHER = "other";

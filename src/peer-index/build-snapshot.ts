@@ -29,11 +29,12 @@ const PROGRAMS_COPY = `copy (
 ) to stdout`;
 
 // In any order too, each with its rank in answer order within its coverage
-// (SEMANTICS.md section 9).
+// (SEMANTICS.md section 9), and its loss date as days (section 13).
 const LOSSES_COPY = `copy (
   select l.coverage_id, l.loss_year, l.line_of_business_id, ${COMPANY_FIELDS},
          l.total_amount, l.loss_event_id,
-         row_number() over (partition by l.coverage_id order by l.total_amount, l.loss_event_id) - 1
+         row_number() over (partition by l.coverage_id order by l.total_amount, l.loss_event_id) - 1,
+         coalesce(l.accident_date, l.filing_date)::date - date '1970-01-01'
   from loss_events l join companies c on c.company_id = l.company_id
   where c.naics2 is not null
 ) to stdout`;
@@ -74,7 +75,7 @@ export async function buildSnapshot(connectionString: string): Promise<PeerSnaps
     await forEachCopyRow(client.query(copyTo(PROGRAMS_COPY)), 15, (row) => builder.addProgram(row));
     builder.finishPrograms();
     builder.startLosses(Number(counts.losses));
-    await forEachCopyRow(client.query(copyTo(LOSSES_COPY)), 12, (row) => builder.addLoss(row));
+    await forEachCopyRow(client.query(copyTo(LOSSES_COPY)), 13, (row) => builder.addLoss(row));
     await client.query("commit");
     builder.finishLosses();
     return builder.finish();

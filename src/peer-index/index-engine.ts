@@ -9,6 +9,9 @@ import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
 import { scratchRows } from "./scratch.js";
+import { dayNumber } from "./day-number.js";
+import { periodDays, trendFigures } from "./trend-figures.js";
+import { trendSpan } from "../benchmark/trend-periods.js";
 import { inTurn } from "../load-control/turns.js";
 import { emptyNaicsRows, type CompanyColumns, type CoverageSlices, type NaicsRows, type PeerSnapshot, type RowRange } from "./snapshot.js";
 
@@ -56,6 +59,7 @@ function takingTurns(engine: PeerEngine): PeerEngine {
     programCount: (...args) => inTurn(() => engine.programCount(...args)),
     lossCount: (...args) => inTurn(() => engine.lossCount(...args)),
     limitAdequacy: (...args) => inTurn(() => engine.limitAdequacy(...args)),
+    trend: (...args) => inTurn(() => engine.trend(...args)),
   };
 }
 
@@ -131,17 +135,20 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       if (counting) answer.contributors = contributorsOfRows(opened.snapshot, programs.rows, programs.count, opened.snapshot.programs.limit, boundOf(opened));
       return answer;
     },
+
+    // One pass over the span's programs and one over its loss years (trend-figures.ts).
+    async trend(peers, periods) {
+      const opened = open(peers.coverageId);
+      if (!opened) return fallback.trend(peers, periods);
+      const filter = compilePeerFilter(opened.snapshot, peers);
+      const span = trendSpan(periods);
+      const programs = matchPrograms(opened, filter, span);
+      // A loss's year is its loss date's: the span's years hold every loss of the span.
+      const losses = matchLosses(opened, filter, { kind: "range", oldest: Number(span.start.slice(0, 4)), newest: Number(span.end.slice(0, 4)) });
+      const contributors = { counting, bound: boundOf(opened) };
+      return { reference: opened.reference, periods: trendFigures(opened.snapshot, periodDays(periods), periods.length, programs, losses, contributors) };
+    },
   };
-}
-
-const DAY_MS = 86_400_000;
-
-/** A YYYY-MM-DD date as days since 1970-01-01, the programs' day column. */
-function dayNumber(date: string): number {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  const utc = new Date(0);
-  utc.setUTCFullYear(year, month - 1, day);
-  return Math.round(utc.getTime() / DAY_MS);
 }
 
 /**

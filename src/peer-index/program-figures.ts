@@ -136,7 +136,7 @@ export function medianLimitOfRows(columns: ProgramColumns, coverage: RowRange, r
 }
 
 /** The positions (0-based, among n values) of the two values q(p) interpolates. */
-function neighbours(n: number, p: QuantileLevel): number[] {
+export function neighbours(n: number, p: QuantileLevel): number[] {
   const { index } = quantilePosition(n, p);
   return [index, index + 1];
 }

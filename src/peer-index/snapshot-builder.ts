@@ -135,6 +135,7 @@ export class SnapshotBuilder {
     this.losses = {
       ...companyColumns(rows),
       year: new Int32Array(rows),
+      day: new Int32Array(rows),
       amount: new Float64Array(rows),
       id: new Float64Array(rows),
       rowByRank: new Uint32Array(0),
@@ -143,7 +144,7 @@ export class SnapshotBuilder {
     this.startRows(rows);
   }
 
-  /** Fields: coverage, loss year, line, the company's six, amount, id, rank in answer order. */
+  /** Fields: coverage, loss year, line, the company's six, amount, id, rank in answer order, loss day. */
   addLoss(row: CopyRow): void {
     const columns = this.losses!;
     const i = this.rows++;
@@ -153,6 +154,7 @@ export class SnapshotBuilder {
     columns.amount[i] = row.integer(9);
     columns.id[i] = row.integer(10);
     columns.rank[i] = row.integer(11);
+    columns.day[i] = row.integer(12);
   }
 
   /** Sorts the loaded loss events and maps each coverage's ranks to their rows. */

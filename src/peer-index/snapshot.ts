@@ -136,6 +136,11 @@ export const NO_ROW = 0xffffffff;
 export interface LossColumns extends CompanyColumns {
   /** Loss year (SEMANTICS.md section 3); ascending within a coverage's NAICS key. */
   year: Int32Array;
+  /**
+   * The loss date (the accident date, else the filing date, as a date) in days since
+   * 1970-01-01: the market trend counts loss events by it (SEMANTICS.md section 13).
+   */
+  day: Int32Array;
   /** Total amount, whole dollars. */
   amount: Float64Array;
   id: Float64Array;

@@ -7,6 +7,7 @@ import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assess
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { ReferenceService } from "../../gen/commercialpolicybenchmark/v2/reference_pb.js";
+import { MarketTrendService } from "../../gen/commercialpolicybenchmark/v2/trend_pb.js";
 import { Health } from "../../gen/health/v1/health_pb.js";
 import { createAuthInterceptor, identify, recognize, type Authenticator } from "../auth/authenticator.js";
 import { atCapacity, createAdmissionInterceptor } from "../rpc/admission-interceptor.js";
@@ -34,6 +35,7 @@ import { createCompanyService } from "../services/company-service.js";
 import { createHealthService } from "../services/health-service.js";
 import { createLossDetailsService } from "../services/loss-details-service.js";
 import { createReferenceService } from "../services/reference-service.js";
+import { createMarketTrendService } from "../services/market-trend-service.js";
 import { writeJson, writeProblem, problem } from "../transcoding/problem-document.js";
 import { COMPRESS_MIN_BYTES } from "../transcoding/compression.js";
 import { createRestTranscoder } from "../transcoding/rest-handler.js";
@@ -86,8 +88,9 @@ const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 4
 /** Tests and embedders that set no gate: as `cpb serve` does by default (config.ts). */
 const DEFAULT_ADMISSION: GateOptions = { concurrency: 2, maxQueue: 64, maxWaitMs: 5_000 };
 
-/** The calls that compute over a peer group: every assessment, and limit adequacy. Lookups and search are not. */
+/** The calls that compute over a peer group: every assessment, limit adequacy, the market trend. Lookups and search are not. */
 function computesOverPeers(service: string, method: string): boolean {
+  if (service === MarketTrendService.typeName) return true;
   return service === AssessmentService.typeName || (service === LossDetailsService.typeName && method !== "GetLossDetails");
 }
 /**
@@ -133,7 +136,7 @@ export function createApp({
   const cors = createCors(corsOrigins);
   // What a person or a tool reads without a token: the front page and the API reference.
   const pages = new Map<string, StaticFile>([["/", createFrontPage({ console: consoleSite?.built ? `${CONSOLE_PATH}/` : undefined })], ...createApiReference()]);
-  const apiServices = [AssessmentService, CompanyService, LossDetailsService, ReferenceService];
+  const apiServices = [AssessmentService, CompanyService, LossDetailsService, ReferenceService, MarketTrendService];
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
 
@@ -160,6 +163,7 @@ export function createApp({
       router.service(CompanyService, withKeptAnswers(CompanyService, createCompanyService(knex), answerCache));
       router.service(LossDetailsService, withKeptAnswers(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate, disclosureGuard), answerCache));
       router.service(ReferenceService, withKeptAnswers(ReferenceService, createReferenceService(knex, datasetVersion), answerCache));
+      router.service(MarketTrendService, withKeptAnswers(MarketTrendService, createMarketTrendService(peerEngine, asOfDate, disclosure), answerCache));
       router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
       const reflection = createReflectionServices(describeServices(NAMED_SERVICES));
       router.service(ServerReflection, reflection.v1);

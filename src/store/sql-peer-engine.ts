@@ -5,6 +5,7 @@ import { findCoverageReference } from "./coverage-reference.js";
 import { limitAdequacyStatistics } from "./limit-adequacy-statistics.js";
 import { countPeerLosses, countPeerPrograms } from "./peer-counts.js";
 import { rpmStatistics } from "./rpm-statistics.js";
+import { trendStatistics } from "./trend-statistics.js";
 
 /**
  * The peer engine of PostgreSQL: every operation one statement, exact in numeric.
@@ -22,5 +23,6 @@ export function createSqlPeerEngine(knex: Knex, options: { contributors?: boolea
     programCount: (peers, window) => countPeerPrograms(knex, peers, window, counting),
     lossCount: (peers, years) => countPeerLosses(knex, peers, years),
     limitAdequacy: (peers, years, window) => limitAdequacyStatistics(knex, peers, years, window, counting),
+    trend: (peers, periods) => trendStatistics(knex, peers, periods, counting),
   };
 }

@@ -117,6 +117,8 @@ for (const datasetCase of cases) {
     for (let group = 0; group < GROUPS; group++) {
       const request = drawRequest(source, random, datasetCase.asOf);
       for (const operation of ANALYTICS_OPERATIONS) {
+        // The trend's two forms take turns, one a group, to keep the file within its time.
+        if (operation.path.endsWith("/getmarkettrend") && (group % 2 === 0) !== (operation.method === "GET")) continue;
         const expected = operation.expected(source.dataset, request, datasetCase.asOf);
         const wire = buildCall("", operation, request, random);
         for (const engine of ENGINES) {

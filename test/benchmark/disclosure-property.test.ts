@@ -22,6 +22,7 @@ import { drawRequest, type DrawSource } from "./helpers/random-request.js";
 import { toBody } from "./helpers/wire-request.js";
 import type { CsvRow, ReferenceDataset, ReferenceRequest } from "./reference/model-types.js";
 import { peerPrograms } from "./reference/peer-rows.js";
+import { marketTrend } from "./reference/trend.js";
 
 const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-disclosure-1";
 const DATASETS = 3;
@@ -73,12 +74,22 @@ for (let d = 0; d < DATASETS; d++) {
     const [companies, programs, losses, linesOfBusiness] = await Promise.all(["companies", "programs", "losses", "lines_of_business"].map((name) => readCsv(dir, `${name}.csv`)));
     const source: DrawSource = { dataset: { companies: companies!, programs: programs!, losses: losses! }, linesOfBusiness: linesOfBusiness! };
     const random = createSeededRandom(`${SEED}/${d}`);
-    const seen = { refused: 0, answered: 0 };
+    const seen = { refused: 0, answered: 0, withheld: 0 };
 
     for (let group = 0; group < GROUPS; group++) {
       const request = drawRequest(source, random, AS_OF);
       for (const operation of ANALYTICS_OPERATIONS.filter((o) => o.method === "POST")) {
         const body = JSON.stringify(toBody(request, operation.inputs, random));
+        if (operation.name === "POST market trend") {
+          // Never refused (SEMANTICS.md section 13): periods are withheld instead.
+          const trend = marketTrend(source.dataset, request, AS_OF, STANDARD_RULE);
+          seen.withheld += trend.periods.filter((period) => period.withheld).length;
+          for (const engine of ENGINES) {
+            const res = await fetch(`${guarded[engine].url}${operation.path}`, { method: "POST", body });
+            t.strictSame({ status: res.status, json: await res.json() }, { status: 200, json: trend }, `${operation.name} (${engine}) #${group}`);
+          }
+          continue;
+        }
         const expected = expectedRefusal(operation.name, source.dataset, request);
         const unguarded = await (await fetch(`${open.url}${operation.path}`, { method: "POST", body })).text();
         for (const engine of ENGINES) {
@@ -96,7 +107,8 @@ for (let d = 0; d < DATASETS; d++) {
         }
       }
     }
-    t.comment(`${seen.refused} refused, ${seen.answered} answered`);
+    t.comment(`${seen.refused} refused, ${seen.answered} answered, ${seen.withheld} trend periods withheld`);
+    t.ok(seen.withheld > 0, "trend periods withheld: the rule is exercised per period");
     t.ok(seen.refused > 0 && seen.answered > 0, "both outcomes drawn: the property is exercised");
   });
 }

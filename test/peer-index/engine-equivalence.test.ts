@@ -19,7 +19,7 @@ import { createTestDatabase } from "../helpers/database.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { readCsv } from "../ingest/helpers/read-csv.js";
 import { HOSTILE_AS_OF, writeHostileDataset } from "./helpers/hostile-dataset.js";
-import { drawLossYears, drawPeerGroup, drawRpm, drawSelected, drawWindow, type DrawPool } from "./helpers/random-peer-group.js";
+import { drawLossYears, drawPeerGroup, drawRpm, drawSelected, drawTrendPeriods, drawWindow, type DrawPool } from "./helpers/random-peer-group.js";
 
 const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-engines-1";
 const GROUPS = Number(process.env.CPB_ENGINE_GROUPS ?? 150);
@@ -54,6 +54,7 @@ function counted(engine: PeerEngine, calls: Map<number, number>): PeerEngine {
     programCount: (peers, ...rest) => (count(peers.coverageId), engine.programCount(peers, ...rest)),
     lossCount: (peers, ...rest) => (count(peers.coverageId), engine.lossCount(peers, ...rest)),
     limitAdequacy: (peers, ...rest) => (count(peers.coverageId), engine.limitAdequacy(peers, ...rest)),
+    trend: (peers, ...rest) => (count(peers.coverageId), engine.trend(peers, ...rest)),
   };
 }
 
@@ -111,6 +112,7 @@ for (const datasetCase of cases) {
       const peers = drawPeerGroup(pool, random);
       const window = drawWindow(datasetCase.asOf, random);
       const years = drawLossYears(pool, random);
+      const periods = drawTrendPeriods(datasetCase.asOf, random);
       const calls: [string, (engine: PeerEngine) => Promise<unknown>][] = [
         ["coverageReference", (e) => e.coverageReference(peers.coverageId)],
         ["assessment", (e) => e.assessment(peers, window, drawSelected(pool, createSeededRandom(`${SEED}/${group}`)), { withLossCount: group % 2 === 0 })],
@@ -118,6 +120,7 @@ for (const datasetCase of cases) {
         ["programCount", (e) => e.programCount(peers, window)],
         ["lossCount", (e) => e.lossCount(peers, years)],
         ["limitAdequacy", (e) => e.limitAdequacy(peers, years, timeWindow(datasetCase.asOf, DEFAULT_TRAILING))],
+        ["trend", (e) => e.trend(peers, periods)],
       ];
       for (const [name, call] of calls) {
         const [expected, actual] = [plain(await call(sql)), plain(await call(index))];
@@ -126,7 +129,7 @@ for (const datasetCase of cases) {
         t.strictSame(actual, expected, `${name} #${group} differs`, { peers: plain(peers), window, years });
       }
     }
-    t.equal(mismatches, 0, `${GROUPS} peer groups, six calls each, answered identically`);
+    t.equal(mismatches, 0, `${GROUPS} peer groups, seven calls each, answered identically`);
     const unexpected = [...fallbackCalls.keys()].filter((id) => !datasetCase.sqlCoverages.includes(id));
     t.strictSame(unexpected, [], "the index answered every other coverage itself");
     if (datasetCase.sqlCoverages.length) t.ok(fallbackCalls.size > 0, "calls on the inexact coverage went to SQL");

@@ -3,6 +3,7 @@ import { totalLossCount, totalProgramCount } from "../reference/counts.js";
 import { limitAdequacy } from "../reference/limit-adequacy.js";
 import type { ReferenceDataset, ReferenceRequest } from "../reference/model-types.js";
 import { rpmDistribution } from "../reference/rpm.js";
+import { marketTrend } from "../reference/trend.js";
 import type { InputSet } from "./wire-request.js";
 
 const PREFIX = "/commercialpolicybenchmark/v2.0";
@@ -92,5 +93,21 @@ export const ANALYTICS_OPERATIONS: readonly AnalyticsOperation[] = [
     inputs: { ...plain, amounts: ["clientLimit", "limit"], lossYears: true },
     ignored: { oldestTrailing: 3 },
     expected: (dataset, request, asOf) => limitAdequacy(dataset, request, asOf, "filter"),
+  },
+  {
+    name: "GET market trend",
+    method: "GET",
+    path: `${PREFIX}/trend/getmarkettrend`,
+    inputs: { ...plain, amounts: [], trend: true },
+    ignored: { oldestTrailing: 6, limit: 5000 },
+    expected: (dataset, request, asOf) => marketTrend(dataset, request, asOf),
+  },
+  {
+    name: "POST market trend",
+    method: "POST",
+    path: `${PREFIX}/trend/getmarkettrend`,
+    inputs: { ...plain, amounts: [], trend: true },
+    ignored: { newestTrailing: 3, premium: 1000, lossYear: 2024 },
+    expected: (dataset, request, asOf) => marketTrend(dataset, request, asOf),
   },
 ];

@@ -187,5 +187,14 @@ export function drawRequest(source: DrawSource, random: SeededRandom, asOf: stri
     oldestTrailing,
     newestTrailing,
     ...drawLossYears(source, random),
+    ...drawTrendShape(random),
   };
+}
+
+/** A market trend's shape (SEMANTICS.md section 13): often the defaults, never past 120 months. */
+function drawTrendShape(random: SeededRandom): { periodMonths: number | null; periods: number | null } {
+  const periodMonths = random.chance(0.3) ? null : random.pick([3, 6, 12]);
+  const most = Math.min(12, 120 / (periodMonths ?? 12));
+  const periods = random.chance(0.3) ? (most >= 5 ? null : most) : 2 + random.int(most - 1);
+  return { periodMonths, periods };
 }

@@ -9,6 +9,8 @@ export interface InputSet {
   lossYears: boolean;
   /** Use the spec's capitalized GET limit-adequacy names (CoverageId, LobId, ...) at random. */
   limitAdequacyNames: boolean;
+  /** periodMonths and periods (the market trend). */
+  trend?: boolean;
 }
 
 type Json = null | number | string | Json[] | { [key: string]: Json };
@@ -105,6 +107,11 @@ export function toQuery(request: ReferenceRequest, inputs: InputSet, random: See
       else if (absentNumber(random, false) === 0) query.append(spell(key, random), "0");
     }
   }
+  // 0 is no default here (SEMANTICS.md section 13): not given is left out.
+  for (const key of inputs.trend ? (["periodMonths", "periods"] as const) : []) {
+    const value = request[key];
+    if (value !== undefined && value !== null) query.append(spell(key, random), String(value));
+  }
   return query;
 }
 
@@ -158,6 +165,11 @@ export function toBody(request: ReferenceRequest, inputs: InputSet, random: Seed
   const numbers: (keyof ReferenceRequest)[] = [];
   if (inputs.trailing) numbers.push("oldestTrailing", "newestTrailing");
   if (inputs.lossYears) numbers.push("lossYear", "oldestLossYear", "newestLossYear");
+  for (const key of inputs.trend ? (["periodMonths", "periods"] as const) : []) {
+    const value = request[key];
+    if (value !== undefined && value !== null) body[spell(key, random)] = random.chance(0.1) ? String(value) : value;
+    else if (random.chance(0.3)) body[spell(key, random)] = null;
+  }
   for (const key of numbers) {
     const value = request[key] as number | null | undefined;
     const spelled = spell(key, random);

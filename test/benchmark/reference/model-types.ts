@@ -34,6 +34,9 @@ export interface ReferenceRequest {
   lossYear?: number | null;
   oldestLossYear?: number | null;
   newestLossYear?: number | null;
+  /** The market trend's shape (SEMANTICS.md section 13); null or absent: the default. */
+  periodMonths?: number | null;
+  periods?: number | null;
 }
 
 export interface ReferenceBand {

@@ -3,6 +3,7 @@ import type { LossYearFilter } from "../../../src/benchmark/loss-years.js";
 import type { PeerGroup } from "../../../src/benchmark/peer-group.js";
 import type { SelectedAmounts } from "../../../src/benchmark/peer-engine.js";
 import { timeWindow, type TimeWindow } from "../../../src/benchmark/time-window.js";
+import { trendPeriods } from "../../../src/benchmark/trend-periods.js";
 import type { SeededRandom } from "../../helpers/seeded-random.js";
 
 /** What a random engine call is drawn from: values seen in the data set. */
@@ -53,6 +54,13 @@ export function drawWindow(asOf: string, random: SeededRandom): TimeWindow {
     { oldest: 6, newest: 3 }, { oldest: 3, newest: 0 }, { oldest: 9, newest: 6 },
   ]);
   return timeWindow(asOf, trailing);
+}
+
+/** A market trend's periods (SEMANTICS.md section 13): any valid shape, up to 120 months. */
+export function drawTrendPeriods(asOf: string, random: SeededRandom): TimeWindow[] {
+  const periodMonths = random.pick([3, 6, 12]);
+  const periods = 2 + random.int(Math.min(12, 120 / periodMonths) - 1);
+  return trendPeriods(asOf, { periodMonths, periods });
 }
 
 export function drawLossYears(pool: DrawPool, random: SeededRandom): LossYearFilter {

@@ -1,0 +1,139 @@
+import { Decimal } from "../benchmark/decimal.js";
+import { quantile, type QuantileLevel } from "../benchmark/quantile.js";
+import type { TimeWindow } from "../benchmark/time-window.js";
+import type { PeriodStatistics, QuartileStatistics } from "../benchmark/trend-statistics.js";
+import { tallyCompanies } from "./company-tallies.js";
+import { assessmentContributors, contributorsOfRows, type CompanyBound } from "./contributor-counts.js";
+import { dayNumber } from "./day-number.js";
+import { neighbours } from "./program-figures.js";
+import { scratchKeys, scratchValues } from "./scratch.js";
+import { selectPositions } from "./select.js";
+import type { PeerSnapshot } from "./snapshot.js";
+
+const LEVELS: readonly QuantileLevel[] = ["0.25", "0.5", "0.75"];
+
+/**
+ * Which period each day of the span falls in (SEMANTICS.md section 13: start < day <=
+ * end), as a table over the span's days: the periods are adjacent, newest first.
+ */
+export interface PeriodDays {
+  /** The day before the span (the oldest period's exclusive start). */
+  after: number;
+  /** The period of day `after + 1 + d`, for d below its length. */
+  periodOf: Uint8Array;
+}
+
+export function periodDays(periods: readonly TimeWindow[]): PeriodDays {
+  const after = dayNumber(periods[periods.length - 1]!.start);
+  const periodOf = new Uint8Array(dayNumber(periods[0]!.end) - after);
+  periods.forEach((period, k) => periodOf.fill(k, dayNumber(period.start) - after, dayNumber(period.end) - after));
+  return { after, periodOf };
+}
+
+/**
+ * A trend's period figures from the peer programs of its whole span (`rows[0..count)`)
+ * and the peer loss events of the span's years (`lossRows[0..lossCount)`), in one pass
+ * over each: the programs are bucketed by period (a counting sort of the rows), then
+ * each period's quartiles are selected from its own rows (select.ts, O(rows)), and its
+ * companies counted by the radix sort of company-tallies.ts.
+ */
+export function trendFigures(
+  snapshot: PeerSnapshot,
+  days: PeriodDays,
+  periodCount: number,
+  programs: { rows: Uint32Array; count: number },
+  losses: { rows: Uint32Array; count: number },
+  contributors: { counting: boolean; bound?: CompanyBound },
+): PeriodStatistics[] {
+  const { day } = snapshot.programs;
+  const { after, periodOf } = days;
+  const starts = new Int32Array(periodCount + 1);
+  // Every program row is in the span (matched by it), so its day has a period.
+  for (let r = 0; r < programs.count; r++) starts[periodOf[day[programs.rows[r]!]! - after - 1]! + 1]!++;
+  for (let k = 0; k < periodCount; k++) starts[k + 1]! += starts[k]!;
+  const next = starts.slice(0, periodCount);
+  const grouped = new Uint32Array(programs.count);
+  for (let r = 0; r < programs.count; r++) {
+    const i = programs.rows[r]!;
+    grouped[next[periodOf[day[i]! - after - 1]!]!++] = i;
+  }
+  const lossCounts = lossesPerPeriod(snapshot, days, losses);
+  return Array.from({ length: periodCount }, (_, k) => {
+    const rows = grouped.subarray(starts[k]!, starts[k + 1]!);
+    const n = rows.length;
+    const { limit, premium, retention } = snapshot.programs;
+    const statistics: PeriodStatistics = {
+      programCount: n,
+      companyCount: distinctCompanies(snapshot, rows),
+      amounts: {
+        limit: quartilesOf(limit, rows),
+        premium: quartilesOf(premium, rows),
+        retention: quartilesOf(retention, rows),
+        rpm: rpmQuartiles(snapshot, rows),
+      },
+      lossCount: lossCounts[k]!,
+    };
+    if (contributors.counting) {
+      const { programs: all, limit: limits, premium: premiums, retention: retentions } = assessmentContributors(snapshot, rows, n, contributors.bound);
+      const rpm = contributorsOfRows(snapshot, rows, n, snapshot.programs.rpm, contributors.bound);
+      statistics.contributors = { programs: all, limit: limits, premium: premiums, retention: retentions, rpm };
+    }
+    return statistics;
+  });
+}
+
+/** Loss events per period, by their loss day; those of the span's years outside its days count nowhere. */
+function lossesPerPeriod(snapshot: PeerSnapshot, { after, periodOf }: PeriodDays, losses: { rows: Uint32Array; count: number }): Int32Array {
+  const counts = new Int32Array(256);
+  const { day } = snapshot.losses;
+  for (let r = 0; r < losses.count; r++) {
+    const d = day[losses.rows[r]!]! - after - 1;
+    if (d >= 0 && d < periodOf.length) counts[periodOf[d]!]!++;
+  }
+  return counts;
+}
+
+/** Distinct companies among the rows (a company's dense index, sorted by radix). */
+function distinctCompanies(snapshot: PeerSnapshot, rows: Uint32Array): number {
+  const [keys, spare] = scratchKeys(rows.length);
+  const { company } = snapshot.programs;
+  for (let r = 0; r < rows.length; r++) keys[r] = company[rows[r]!]! * 8;
+  return tallyCompanies(keys, spare, rows.length, snapshot.companyCount)[0].companies;
+}
+
+/** Quartiles of a column of exact integer cents (NaN: no amount) over the rows, in dollars. */
+function quartilesOf(column: Float64Array, rows: Uint32Array): QuartileStatistics {
+  const values = scratchValues(rows.length);
+  let n = 0;
+  for (let r = 0; r < rows.length; r++) {
+    const value = column[rows[r]!]!;
+    if (value === value) values[n++] = value;
+  }
+  const selected = selectPositions(values, n, LEVELS.flatMap((p) => neighbours(n, p)));
+  return quartiles(n, (position) => new Decimal(selected.get(position)!));
+}
+
+/**
+ * RPM quartiles: as quartilesOf, unless an RPM is past 2^53 - 1 cents (a tiny limit),
+ * where doubles no longer order exactly: then that period's RPMs are sorted exactly.
+ */
+function rpmQuartiles(snapshot: PeerSnapshot, rows: Uint32Array): QuartileStatistics {
+  const { rpm } = snapshot.programs;
+  let large = false;
+  for (let r = 0; r < rows.length && !large; r++) large = rpm[rows[r]!]! > Number.MAX_SAFE_INTEGER;
+  if (!large) return quartilesOf(rpm, rows);
+  const exact: bigint[] = [];
+  for (const i of rows) {
+    const value = rpm[i]!;
+    if (value === value) exact.push(snapshot.largeRpms.get(i) ?? BigInt(value));
+  }
+  exact.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return quartiles(exact.length, (position) => new Decimal(exact[position]!.toString()));
+}
+
+/** q(0.25), q(0.5), q(0.75) of n cents values read through `valueAt`, in dollars. */
+function quartiles(n: number, valueAt: (position: number) => Decimal): QuartileStatistics {
+  const [firstQuartile, median, thirdQuartile] = LEVELS.map((p) => quantile(n, p, valueAt).div(100)) as [Decimal, Decimal, Decimal];
+  return { count: n, firstQuartile, median, thirdQuartile };
+}
+

@@ -1,6 +1,8 @@
 import type { Decimal } from "./decimal.js";
 import type { LossYearFilter } from "./loss-years.js";
 import type { CoverageReference, PeerGroup } from "./peer-group.js";
+import type { WideningCounts } from "./peer-group-suggestions.js";
+import type { WideningSpace } from "./peer-group-widening.js";
 import type { AssessmentStatistics, LimitAdequacyStatistics, PeerCount, RpmStatistics } from "./peer-statistics.js";
 import type { TimeWindow } from "./time-window.js";
 import type { TrendStatistics } from "./trend-statistics.js";
@@ -24,4 +26,6 @@ export interface PeerEngine {
   limitAdequacy(peers: PeerGroup, years: LossYearFilter, window: TimeWindow): Promise<LimitAdequacyStatistics>;
   /** The market trend's figures of each period (SEMANTICS.md section 13), in the order given (newest first, adjacent). */
   trend(peers: PeerGroup, periods: readonly TimeWindow[]): Promise<TrendStatistics>;
+  /** The program and company counts (and contributors, when counted) of the 64 widenings of a group (SEMANTICS.md section 14). */
+  widenings(space: WideningSpace): Promise<WideningCounts & { reference: CoverageReference }>;
 }

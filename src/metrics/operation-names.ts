@@ -2,6 +2,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import { PeerGroupService } from "../../gen/commercialpolicybenchmark/v2/peer_group_pb.js";
 import { ReferenceService } from "../../gen/commercialpolicybenchmark/v2/reference_pb.js";
 import { MarketTrendService } from "../../gen/commercialpolicybenchmark/v2/trend_pb.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
@@ -18,6 +19,7 @@ export const NAMED_SERVICES: readonly DescService[] = [
   AssessmentService,
   CompanyService,
   LossDetailsService,
+  PeerGroupService,
   ReferenceService,
   MarketTrendService,
   Health,

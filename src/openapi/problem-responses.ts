@@ -33,7 +33,7 @@ const CHALLENGE: JsonObject = {
 const ERROR_STATUSES: readonly ErrorStatus[] = [
   {
     status: 400,
-    why: "Bad input, malformed JSON or a bad `$filter`: `errors` lists the problems of the request (SEMANTICS.md section 11). Or, with `failed_precondition`, a peer group the disclosure rule refuses (DISCLOSURE_RULE=standard): `disclosure` names the condition; widen the group.",
+    why: "Bad input, malformed JSON or a bad `$filter`: `errors` lists the problems of the request (SEMANTICS.md section 11). Or, with `failed_precondition`, a peer group the disclosure rule refuses (DISCLOSURE_RULE=standard): `disclosure` names the condition and suggests a wider group.",
   },
   { status: 401, why: "No access token, or a bad or expired one.", headers: CHALLENGE },
   { status: 403, why: "The access token lacks a required scope.", headers: CHALLENGE },
@@ -82,8 +82,12 @@ const PROBLEM_SCHEMAS: JsonObject = {
     properties: {
       condition: { type: "string", enum: ["min_companies", "max_top2_share", "max_source_share"] },
       threshold: { type: "number", description: "The threshold in force: companies for `min_companies`, else a percentage (25 is 25%)." },
+      suggestion: {
+        anyOf: [{ $ref: "#/components/schemas/PeerGroupSuggestion" }, { type: "null" }],
+        description: "The best wider peer group that passes the rule and holds at least 30 programs (SEMANTICS.md section 14), ready to send again; null when none does.",
+      },
     },
-    required: ["condition", "threshold"],
+    required: ["condition", "threshold", "suggestion"],
   },
   ProblemError: {
     type: "object",

@@ -34,7 +34,7 @@ export interface CompanyBound {
 }
 
 /** Whether `programs` rows are settled by the bound (monotone: more rows settle too). */
-const settles = (bound: CompanyBound | undefined, programs: number) => bound !== undefined && companyConditionsHold(bound.rule, programs, bound.maxPerCompany);
+export const settles = (bound: CompanyBound | undefined, programs: number) => bound !== undefined && companyConditionsHold(bound.rule, programs, bound.maxPerCompany);
 
 /** Each figure of an assessment, in the order of tallyCompanies's tallies, and the bit of its amount in a key (none: all rows). */
 const FIGURES = [
@@ -112,7 +112,7 @@ function contributorsFrom(tally: CompanyTally, perSource: Uint32Array): Contribu
 }
 
 /** One figure's Contributors when the bound settles its companies: at least n / m of them, the two largest at most 2m. */
-function boundedContributors(perSource: Uint32Array, { maxPerCompany }: CompanyBound): Contributors {
+export function boundedContributors(perSource: Uint32Array, { maxPerCompany }: CompanyBound): Contributors {
   const { programs, partnerPrograms, largestSourcePrograms } = sourcesOf(perSource);
   return { programs, companies: Math.ceil(programs / maxPerCompany), topTwoCompanyPrograms: Math.min(programs, 2 * maxPerCompany), partnerPrograms, largestSourcePrograms, bounds: true };
 }

@@ -8,10 +8,11 @@ import { assessmentContributors, contributorsOfRows, type CompanyBound } from ".
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
-import { scratchRows } from "./scratch.js";
 import { dayNumber } from "./day-number.js";
+import { scratchRows } from "./scratch.js";
 import { periodDays, trendFigures } from "./trend-figures.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
+import { countWidenings } from "./widening-counts.js";
 import { inTurn } from "../load-control/turns.js";
 import { emptyNaicsRows, type CompanyColumns, type CoverageSlices, type NaicsRows, type PeerSnapshot, type RowRange } from "./snapshot.js";
 
@@ -60,6 +61,7 @@ function takingTurns(engine: PeerEngine): PeerEngine {
     lossCount: (...args) => inTurn(() => engine.lossCount(...args)),
     limitAdequacy: (...args) => inTurn(() => engine.limitAdequacy(...args)),
     trend: (...args) => inTurn(() => engine.trend(...args)),
+    widenings: (...args) => inTurn(() => engine.widenings(...args)),
   };
 }
 
@@ -147,6 +149,13 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       const losses = matchLosses(opened, filter, { kind: "range", oldest: Number(span.start.slice(0, 4)), newest: Number(span.end.slice(0, 4)) });
       const contributors = { counting, bound: boundOf(opened) };
       return { reference: opened.reference, periods: trendFigures(opened.snapshot, periodDays(periods), periods.length, programs, losses, contributors) };
+    },
+
+    async widenings(space) {
+      const opened = open(space.peers.coverageId);
+      if (!opened) return fallback.widenings(space);
+      const counts = countWidenings(opened.snapshot, opened.coverage, space, counting && { bound: boundOf(opened) });
+      return { reference: opened.reference, ...counts };
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import { PeerGroupService } from "../../gen/commercialpolicybenchmark/v2/peer_group_pb.js";
 import { ReferenceService } from "../../gen/commercialpolicybenchmark/v2/reference_pb.js";
 import { MarketTrendService } from "../../gen/commercialpolicybenchmark/v2/trend_pb.js";
 import { Health } from "../../gen/health/v1/health_pb.js";
@@ -36,6 +37,7 @@ import { createHealthService } from "../services/health-service.js";
 import { createLossDetailsService } from "../services/loss-details-service.js";
 import { createReferenceService } from "../services/reference-service.js";
 import { createMarketTrendService } from "../services/market-trend-service.js";
+import { bestSuggestion, createPeerGroupService } from "../services/peer-group-service.js";
 import { writeJson, writeProblem, problem } from "../transcoding/problem-document.js";
 import { COMPRESS_MIN_BYTES } from "../transcoding/compression.js";
 import { createRestTranscoder } from "../transcoding/rest-handler.js";
@@ -88,9 +90,9 @@ const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 4
 /** Tests and embedders that set no gate: as `cpb serve` does by default (config.ts). */
 const DEFAULT_ADMISSION: GateOptions = { concurrency: 2, maxQueue: 64, maxWaitMs: 5_000 };
 
-/** The calls that compute over a peer group: every assessment, limit adequacy, the market trend. Lookups and search are not. */
+/** The calls that compute over a peer group: every assessment, limit adequacy, the market trend and the suggestions. Lookups and search are not. */
 function computesOverPeers(service: string, method: string): boolean {
-  if (service === MarketTrendService.typeName) return true;
+  if (service === MarketTrendService.typeName || service === PeerGroupService.typeName) return true;
   return service === AssessmentService.typeName || (service === LossDetailsService.typeName && method !== "GetLossDetails");
 }
 /**
@@ -130,13 +132,14 @@ export function createApp({
   const contributors = disclosure.kind !== "none";
   const sqlEngine = createSqlPeerEngine(knex, { contributors });
   const peerEngine = peerIndex ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine, { contributors, disclosure }) : sqlEngine;
-  const disclosureGuard = createDisclosureGuard(disclosure, log);
+  // A refusal names the best wider group (SEMANTICS.md section 14), counted only then.
+  const disclosureGuard = createDisclosureGuard(disclosure, log, (group) => bestSuggestion(peerEngine, disclosure, asOfDate(), group));
   const eventLoopDelay = watchEventLoopDelay();
   const gate = createAdmissionGate(admission);
   const cors = createCors(corsOrigins);
   // What a person or a tool reads without a token: the front page and the API reference.
   const pages = new Map<string, StaticFile>([["/", createFrontPage({ console: consoleSite?.built ? `${CONSOLE_PATH}/` : undefined })], ...createApiReference()]);
-  const apiServices = [AssessmentService, CompanyService, LossDetailsService, ReferenceService, MarketTrendService];
+  const apiServices = [AssessmentService, CompanyService, LossDetailsService, PeerGroupService, ReferenceService, MarketTrendService];
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
 
@@ -162,6 +165,7 @@ export function createApp({
       router.service(AssessmentService, withKeptAnswers(AssessmentService, createAssessmentService(peerEngine, asOfDate, disclosureGuard), answerCache));
       router.service(CompanyService, withKeptAnswers(CompanyService, createCompanyService(knex), answerCache));
       router.service(LossDetailsService, withKeptAnswers(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate, disclosureGuard), answerCache));
+      router.service(PeerGroupService, withKeptAnswers(PeerGroupService, createPeerGroupService(peerEngine, asOfDate, disclosure), answerCache));
       router.service(ReferenceService, withKeptAnswers(ReferenceService, createReferenceService(knex, datasetVersion), answerCache));
       router.service(MarketTrendService, withKeptAnswers(MarketTrendService, createMarketTrendService(peerEngine, asOfDate, disclosure), answerCache));
       router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));

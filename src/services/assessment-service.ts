@@ -37,17 +37,18 @@ export function createAssessmentService(engine: PeerEngine, asOf: () => string, 
       retention: readAmount("retention", req.retention, problems, text),
     };
     if (!peers || !trailing || !problems.empty) return rejectInput(engine, req, problems);
-    return { peers, window: timeWindow(asOf(), trailing), amounts, problems };
+    return { peers, trailing, window: timeWindow(asOf(), trailing), amounts, problems };
   }
 
   async function assessment(req: WindowedInput & { retention: number }, ctx: HandlerContext, withCounts: boolean) {
-    const { peers, window, amounts, problems } = await readWindowed(req, ctx);
+    const { peers, trailing, window, amounts, problems } = await readWindowed(req, ctx);
     const stats = await engine.assessment(peers, window, amounts, { withLossCount: withCounts });
     assertCoverageReference(req, stats.reference, problems);
-    if (withCounts) disclosure.check(ctx, "programs", stats.contributors?.programs);
-    disclosure.check(ctx, "limits", stats.contributors?.limit);
-    disclosure.check(ctx, "premiums", stats.contributors?.premium);
-    disclosure.check(ctx, "retentions", stats.contributors?.retention);
+    const group = { peers, trailing };
+    if (withCounts) await disclosure.check(ctx, "programs", stats.contributors?.programs, group);
+    await disclosure.check(ctx, "limits", stats.contributors?.limit, group);
+    await disclosure.check(ctx, "premiums", stats.contributors?.premium, group);
+    await disclosure.check(ctx, "retentions", stats.contributors?.retention, group);
     return {
       totalProgramCount: BigInt(stats.totalProgramCount),
       totalLossCount: BigInt(stats.totalLossCount ?? 0),
@@ -66,19 +67,19 @@ export function createAssessmentService(engine: PeerEngine, asOf: () => string, 
     },
 
     async getRpmDistributionData(req, ctx) {
-      const { peers, window, amounts, problems } = await readWindowed(req, ctx);
+      const { peers, trailing, window, amounts, problems } = await readWindowed(req, ctx);
       const clientBar = clientRpm(amounts.premium, amounts.limit);
       const stats = await engine.rpm(peers, window, clientBar);
       assertCoverageReference(req, stats.reference, problems);
-      disclosure.check(ctx, "rates per million", stats.contributors);
+      await disclosure.check(ctx, "rates per million", stats.contributors, { peers, trailing });
       return rpmFigures(stats, clientBar);
     },
 
     async getTotalProgramCount(req, ctx) {
-      const { peers, window, problems } = await readWindowed(req, ctx);
+      const { peers, trailing, window, problems } = await readWindowed(req, ctx);
       const { reference, count, contributors } = await engine.programCount(peers, window);
       assertCoverageReference(req, reference, problems);
-      disclosure.check(ctx, "programs", contributors);
+      await disclosure.check(ctx, "programs", contributors, { peers, trailing });
       return { totalProgramCount: BigInt(count) };
     },
 

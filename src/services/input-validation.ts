@@ -10,7 +10,7 @@ const FIELD_ORDER = [
   "naics", "coverageId", "lineOfBusinessId", "exposureType", "exposureRangeLow", "exposureRangeHigh",
   "organizationType", "premium", "limit", "retention", "clientLimit", "oldestTrailing", "newestTrailing",
   "lossYear", "oldestLossYear", "newestLossYear",
-  "periodMonths", "periods",
+  "periodMonths", "periods", "minPrograms", "maxSuggestions",
 ];
 
 /**

@@ -39,7 +39,7 @@ export async function limitAdequacy(engine: PeerEngine, asOf: string, req: Limit
   assertCoverageReference(req, stats.reference, problems);
   // The cases are public records; the median peer limit is not. It is part of every
   // answer, so a group that breaks the rule is refused whole rather than answered without it.
-  disclosure.check(ctx, "limits", stats.contributors);
+  await disclosure.check(ctx, "limits", stats.contributors, { peers, trailing: DEFAULT_TRAILING });
   const figures = limitAdequacyFigures(clientLimit, stats.medianLimit, stats.cases);
   return { limitAdequacy: create(LimitAdequacySchema, { ...figures, listOfCases: lossCaseMessages(stats.cases) }) };
 }

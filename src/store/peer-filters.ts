@@ -15,14 +15,21 @@ function whereCompanyMatches(query: Knex.QueryBuilder, peers: PeerGroup): void {
     if (peers.naics2.length) naics.orWhereIn("c.naics2", peers.naics2);
     if (peers.naics3.length) naics.orWhereIn("c.naics3", peers.naics3);
   });
-  // Employees are whole numbers up to 2^53 - 1 (a bigint column): the same range in
-  // whole numbers within bigint, so the bounds bind as integers and the index serves.
+  query.whereBetween(`c.${peers.exposure}`, exposureBounds(peers));
+  if (peers.organizationTypes.length) query.whereIn("c.organization_type", peers.organizationTypes);
+}
+
+/**
+ * The exposure bounds as bindings. Employees are whole numbers up to 2^53 - 1 (a bigint
+ * column): the same range in whole numbers within bigint, so the bounds bind as
+ * integers and the index serves.
+ */
+export function exposureBounds(peers: Pick<PeerGroup, "exposure" | "exposureLow" | "exposureHigh">): [string, string] {
   const [low, high] =
     peers.exposure === "employees"
       ? [Decimal.min(peers.exposureLow.ceil(), 2 ** 53), Decimal.min(peers.exposureHigh.floor(), 2 ** 53)]
       : [peers.exposureLow, peers.exposureHigh];
-  query.whereBetween(`c.${peers.exposure}`, [low.toFixed(), high.toFixed()]);
-  if (peers.organizationTypes.length) query.whereIn("c.organization_type", peers.organizationTypes);
+  return [low.toFixed(), high.toFixed()];
 }
 
 /** The program is of the peer group's coverage and lines of business, in the window. */

@@ -6,6 +6,7 @@ import { limitAdequacyStatistics } from "./limit-adequacy-statistics.js";
 import { countPeerLosses, countPeerPrograms } from "./peer-counts.js";
 import { rpmStatistics } from "./rpm-statistics.js";
 import { trendStatistics } from "./trend-statistics.js";
+import { wideningStatistics } from "./widening-statistics.js";
 
 /**
  * The peer engine of PostgreSQL: every operation one statement, exact in numeric.
@@ -24,5 +25,6 @@ export function createSqlPeerEngine(knex: Knex, options: { contributors?: boolea
     lossCount: (peers, years) => countPeerLosses(knex, peers, years),
     limitAdequacy: (peers, years, window) => limitAdequacyStatistics(knex, peers, years, window, counting),
     trend: (peers, periods) => trendStatistics(knex, peers, periods, counting),
+    widenings: (space) => wideningStatistics(knex, space, counting),
   };
 }

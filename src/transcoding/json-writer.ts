@@ -1,6 +1,7 @@
 import { isFieldSet, isMessage, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { CHUNK, JsonBytes } from "./json-bytes.js";
+import type { JsonValue } from "./json-value.js";
 
 /**
  * Writes a response message as the spec's REST face shows it, which is not
@@ -14,6 +15,11 @@ export function messageJson(schema: DescMessage, message: Message): JsonBytes {
   const out = new JsonBytes();
   writeMessage(out, planOf(schema), message);
   return out;
+}
+
+/** A small message (no list long enough to be written later) as a parsed JSON value in the REST face's shape: a problem document's part. */
+export function restJson(schema: DescMessage, message: Message): JsonValue {
+  return JSON.parse(Buffer.concat(messageJson(schema, message).chunks()).toString("utf8")) as JsonValue;
 }
 
 /** One field's JSON value, for `response_body` answers. */

@@ -1,13 +1,15 @@
+import type { JsonValue } from "./json-value.js";
 import { byteLengthOf } from "./json-bytes.js";
+import { restJson } from "./json-writer.js";
 import type { NodeResponse } from "./node-types.js";
 import { STATUS_CODES } from "node:http";
 import type { ConnectError} from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
 import { DisclosureRefusalSchema, InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
+import { PeerGroupSuggestionSchema } from "../../gen/commercialpolicybenchmark/v2/peer_group_pb.js";
 import { codeName, httpStatusOf } from "../rpc/http-status.js";
 import { summarizeProblems } from "../rpc/input-problems.js";
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** Seconds a caller should wait after a 503, while the database is away. */
 const RETRY_AFTER_SECONDS = "2";
@@ -19,8 +21,12 @@ export interface Problem {
   title: string;
   detail: string;
   errors?: { field: string; message: string; position?: number }[];
-  /** A peer group refused under the disclosure rule: the condition, and its threshold (never the shares found). */
-  disclosure?: { condition: string; threshold: number };
+  /**
+   * A peer group refused under the disclosure rule: the condition, and its threshold
+   * (never the shares found), and the best wider group that passes (SEMANTICS.md
+   * section 14), or null when none does.
+   */
+  disclosure?: { condition: string; threshold: number; suggestion: JsonValue };
 }
 
 /**
@@ -41,7 +47,10 @@ export function problemFromError(error: ConnectError): Problem {
     };
   }
   const [refusal] = error.findDetails(DisclosureRefusalSchema);
-  if (refusal) return { ...base(status, error.code), detail: error.rawMessage, disclosure: { condition: refusal.condition, threshold: refusal.threshold } };
+  if (refusal) {
+    const suggestion = refusal.suggestion ? restJson(PeerGroupSuggestionSchema, refusal.suggestion) : null;
+    return { ...base(status, error.code), detail: error.rawMessage, disclosure: { condition: refusal.condition, threshold: refusal.threshold, suggestion } };
+  }
   return { ...base(status, error.code), detail: error.rawMessage };
 }
 

@@ -19,6 +19,7 @@ import { DEFAULT_TRAILING, timeWindow, type TimeWindow } from "../../src/benchma
 import { importDataset } from "../../src/ingest/import-dataset.js";
 import { buildSnapshot } from "../../src/peer-index/build-snapshot.js";
 import { createIndexPeerEngine } from "../../src/peer-index/index-engine.js";
+import { widenedGroup, wideningSpace, WIDEST } from "../../src/benchmark/peer-group-widening.js";
 import { CURATED, NO_SOURCE } from "../../src/peer-index/snapshot.js";
 import { peerPrograms } from "../../src/store/peer-filters.js";
 import { createSqlPeerEngine } from "../../src/store/sql-peer-engine.js";
@@ -196,6 +197,37 @@ for (const datasetCase of cases) {
       }
       t.equal(mismatches, 0, `${datasetCase.groups} peer groups, five calls each, counted as contributorsOf counts`);
       t.ok(bounded > 0 && countedFigures > 0, `told the rule: ${bounded} figures settled by bounds, ${countedFigures} counted`);
+    });
+
+    t.test("the 64 widenings of random peer groups (SEMANTICS.md section 14)", async (t) => {
+      let mismatches = 0;
+      let bounded = 0;
+      const expect = (actual: unknown, expected: unknown, what: string, context: object) => {
+        if (plain(actual) === plain(expected)) return;
+        mismatches++;
+        t.strictSame(actual, expected, what, context);
+      };
+      for (let group = 0; group < datasetCase.groups && mismatches < 5; group++) {
+        const peers = drawGroup(pool, random);
+        const trailing = random.pick([{ oldest: 24, newest: 0 }, { oldest: 12, newest: 0 }, { oldest: 24, newest: 12 }, { oldest: 6, newest: 3 }]);
+        const space = wideningSpace(peers, CONTRIBUTORS_AS_OF, trailing);
+        const context = { group, peers: JSON.parse(plain(peers)) as unknown, trailing };
+        const [counted, sql, uncounted, withBounds] = [await counting.widenings(space), await sqlCounting.widenings(space), await notCounting.widenings(space), await bounding.widenings(space)];
+        expect(counted, sql, "widenings: the SQL engine's counts, contributors and all", context);
+        expect(uncounted, { ...counted, contributors: undefined }, "widenings: not counting, the same counts", context);
+        for (const code of [0, WIDEST]) {
+          const own = widenedGroup(space, code);
+          expect(counted.contributors?.[code], contributorsOf(await readPeerPrograms(knex, own.peers, own.window)), `widening ${code}: contributors as contributorsOf reads them`, context);
+        }
+        withBounds.contributors?.forEach((got, code) => {
+          const exact = counted.contributors![code]!;
+          if (!got.bounds) return expect(got, exact, `widening ${code}: told the rule, counted when its size does not settle it`, context);
+          bounded++;
+          expect(decisionOf(got), decisionOf(exact), `widening ${code}: the rule decides on bounds as on counts`, context);
+        });
+      }
+      t.equal(mismatches, 0, `${datasetCase.groups} peer groups, 64 widenings each`);
+      t.ok(bounded > 0, `told the rule: ${bounded} widenings settled by bounds`);
     });
   });
 }

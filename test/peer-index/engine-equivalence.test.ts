@@ -8,7 +8,8 @@
 import t from "tap";
 import { Decimal } from "../../src/benchmark/decimal.js";
 import type { PeerEngine } from "../../src/benchmark/peer-engine.js";
-import { DEFAULT_TRAILING, timeWindow } from "../../src/benchmark/time-window.js";
+import { wideningSpace } from "../../src/benchmark/peer-group-widening.js";
+import { DEFAULT_TRAILING, timeWindow, type TimeWindow } from "../../src/benchmark/time-window.js";
 import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
 import { importDataset } from "../../src/ingest/import-dataset.js";
 import { buildSnapshot } from "../../src/peer-index/build-snapshot.js";
@@ -55,7 +56,19 @@ function counted(engine: PeerEngine, calls: Map<number, number>): PeerEngine {
     lossCount: (peers, ...rest) => (count(peers.coverageId), engine.lossCount(peers, ...rest)),
     limitAdequacy: (peers, ...rest) => (count(peers.coverageId), engine.limitAdequacy(peers, ...rest)),
     trend: (peers, ...rest) => (count(peers.coverageId), engine.trend(peers, ...rest)),
+    widenings: (space) => (count(space.peers.coverageId), engine.widenings(space)),
   };
+}
+
+/** The trailing months that give `window` at `asOf` (drawWindow draws allowed ones). */
+function trailingOf(window: TimeWindow, asOf: string): { oldest: number; newest: number } {
+  for (const oldest of [24, 12, 9, 6, 3]) {
+    for (const newest of [12, 9, 6, 3, 0]) {
+      const candidate = timeWindow(asOf, { oldest, newest });
+      if (newest < oldest && candidate.start === window.start && candidate.end === window.end) return { oldest, newest };
+    }
+  }
+  throw new Error(`no trailing months give ${JSON.stringify(window)}`);
 }
 
 /** Statistics as plain JSON: decimals as their exact text, typed arrays as lists. */
@@ -121,6 +134,7 @@ for (const datasetCase of cases) {
         ["lossCount", (e) => e.lossCount(peers, years)],
         ["limitAdequacy", (e) => e.limitAdequacy(peers, years, timeWindow(datasetCase.asOf, DEFAULT_TRAILING))],
         ["trend", (e) => e.trend(peers, periods)],
+        ["widenings", (e) => e.widenings(wideningSpace(peers, datasetCase.asOf, trailingOf(window, datasetCase.asOf)))],
       ];
       for (const [name, call] of calls) {
         const [expected, actual] = [plain(await call(sql)), plain(await call(index))];

@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { PeerGroupSuggestion } from "./peer_group_pb.js";
+import { file_commercialpolicybenchmark_v2_peer_group } from "./peer_group_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file commercialpolicybenchmark/v2/errors.proto.
  */
 export const file_commercialpolicybenchmark_v2_errors: GenFile = /*@__PURE__*/
-  fileDesc("Ciljb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL2Vycm9ycy5wcm90bxIcY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52MiJNCg1JbnB1dFByb2JsZW1zEjwKCHByb2JsZW1zGAEgAygLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5JbnB1dFByb2JsZW0iUgoMSW5wdXRQcm9ibGVtEg0KBWZpZWxkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSFQoIcG9zaXRpb24YAyABKAVIAIgBAUILCglfcG9zaXRpb24iOQoRRGlzY2xvc3VyZVJlZnVzYWwSEQoJY29uZGl0aW9uGAEgASgJEhEKCXRocmVzaG9sZBgCIAEoAWIGcHJvdG8z");
+  fileDesc("Ciljb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL2Vycm9ycy5wcm90bxIcY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52MiJNCg1JbnB1dFByb2JsZW1zEjwKCHByb2JsZW1zGAEgAygLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5JbnB1dFByb2JsZW0iUgoMSW5wdXRQcm9ibGVtEg0KBWZpZWxkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSFQoIcG9zaXRpb24YAyABKAVIAIgBAUILCglfcG9zaXRpb24igAEKEURpc2Nsb3N1cmVSZWZ1c2FsEhEKCWNvbmRpdGlvbhgBIAEoCRIRCgl0aHJlc2hvbGQYAiABKAESRQoKc3VnZ2VzdGlvbhgDIAEoCzIxLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuUGVlckdyb3VwU3VnZ2VzdGlvbmIGcHJvdG8z", [file_commercialpolicybenchmark_v2_peer_group]);
 
 /**
  * Error detail attached to every `invalid_argument` error: one entry per problem
@@ -88,6 +90,15 @@ export type DisclosureRefusal = Message<"commercialpolicybenchmark.v2.Disclosure
    * @generated from field: double threshold = 2;
    */
   threshold: number;
+
+  /**
+   * The best wider group that passes the rule and holds at least 30 programs
+   * (SEMANTICS.md section 14, as SuggestPeerGroups answers it first), so a caller can
+   * retry at once; unset when none does.
+   *
+   * @generated from field: commercialpolicybenchmark.v2.PeerGroupSuggestion suggestion = 3;
+   */
+  suggestion?: PeerGroupSuggestion | undefined;
 };
 
 /**

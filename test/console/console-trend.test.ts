@@ -14,7 +14,7 @@ import { consolePaths, ensureConsoleBuilt } from "../../src/console/console-buil
 import { DEV_AUDIENCE, DEV_CLIENT, DEV_SCOPE } from "../../src/dev/dev-identity.js";
 import { startBrowser } from "../helpers/browser.js";
 import { buildGroupFromCompany, busiestCompany, openSignedIn, startConsoleStack, waitForFigures, watchProblems } from "./helpers/console-stack.js";
-import { SETTLE_MS } from "../../src/console/web/src/state/use-peer-group.js";
+import { SETTLE_MS } from "../../src/console/web/src/state/settle.js";
 import { shownPeriods, type ApiPeriod } from "./helpers/trend-table.js";
 
 const DATA = { companies: 300, programs: 6_000, losses: 600, seed: "console-trend" };

@@ -11,13 +11,19 @@ export interface ShownPeriod {
  * page lists it. `within` picks the screen's table or the print numbers.
  */
 export async function shownPeriods(page: Page, within: "trend-table" | "trend-print-numbers" = "trend-table"): Promise<ShownPeriod[]> {
-  return page.locator(`[data-testid="${within}"] [data-testid="trend-row"]`).evaluateAll((rows) =>
-    rows.map((row) => {
+  return page.locator(`[data-testid="${within}"] [data-testid="trend-row"]`).evaluateAll((rows) => {
+    // The little of the DOM this reads, declared here: the tests are compiled without the DOM's types.
+    interface Element {
+      getAttribute(name: string): string | null;
+      readonly textContent: string | null;
+      querySelectorAll(selector: string): ArrayLike<Element>;
+    }
+    return (rows as unknown as Element[]).map((row) => {
       const cells: Record<string, string> = {};
       for (const cell of Array.from(row.querySelectorAll("[data-testid]"))) cells[cell.getAttribute("data-testid")!] = (cell.textContent ?? "").trim();
       return { end: row.getAttribute("data-period-end")!, cells };
-    }),
-  );
+    });
+  });
 }
 
 /** A trend period as the API answers it (SEMANTICS.md 13). */

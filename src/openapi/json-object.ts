@@ -1,4 +1,4 @@
-import type { JsonValue } from "../transcoding/problem-document.js";
+import type { JsonValue } from "../transcoding/json-value.js";
 
 /**
  * A JSON object: what every part of the OpenAPI document is built from, so the

@@ -1,7 +1,7 @@
 import { isFieldSet, isMessage, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { CHUNK, JsonBytes } from "./json-bytes.js";
-import type { JsonValue } from "./problem-document.js";
+import type { JsonValue } from "./json-value.js";
 
 /**
  * Writes a response message as the spec's REST face shows it, which is not

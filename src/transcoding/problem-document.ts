@@ -1,3 +1,4 @@
+import type { JsonValue } from "./json-value.js";
 import { byteLengthOf } from "./json-bytes.js";
 import { restJson } from "./json-writer.js";
 import type { NodeResponse } from "./node-types.js";
@@ -9,7 +10,6 @@ import { PeerGroupSuggestionSchema } from "../../gen/commercialpolicybenchmark/v
 import { codeName, httpStatusOf } from "../rpc/http-status.js";
 import { summarizeProblems } from "../rpc/input-problems.js";
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** Seconds a caller should wait after a 503, while the database is away. */
 const RETRY_AFTER_SECONDS = "2";

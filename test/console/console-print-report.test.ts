@@ -3,7 +3,8 @@
 // labels lies inside its own box (read from the chart, and seen on the page rendered to
 // pixels by poppler's pdftoppm: nothing touches a chart's frame, where a cropped label
 // would be cut), and the text of the PDF (pdftotext) carries each band label and each
-// figure's numbers, the footer's group and data version. One page or two.
+// figure's numbers (the trend's medians per period too), the footer's group and data
+// version. One to three pages: the market trend takes the page's width.
 import t from "tap";
 import type { Page } from "playwright-core";
 import { fetchAccessToken } from "../../src/auth/client-credentials.js";
@@ -16,6 +17,7 @@ import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { drawnCharts, outside, overlapping } from "./helpers/chart-labels.js";
 import { buildGroupFromCompany, busiestCompany, openSignedIn, startConsoleStack } from "./helpers/console-stack.js";
 import { findFrames, inkIn, pdfText, rasterizePdf } from "./helpers/pdf-pages.js";
+import type { ApiPeriod } from "./helpers/trend-table.js";
 
 const DATA = { companies: 300, programs: 6_000, losses: 600, seed: "console-print" };
 /** The charts' frame colour in the print stylesheet (src/console/web/src/styles/print.css). */
@@ -47,6 +49,7 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
   const assessment = await api("/assessment/getassessmentdata", query);
   const rpm = await api("/assessment/getrpmdistributiondata", query);
   const q = Object.fromEntries(query);
+  const trend = (await api("/trend/getmarkettrend", new URLSearchParams({ ...Object.fromEntries([...query].filter(([k]) => !["limit", "premium", "retention"].includes(k))), periodMonths: "12", periods: "5" }))) as unknown as { periods: ApiPeriod[] };
   const adequacy = await api(
     "/lossdetails/limitadequacy",
     new URLSearchParams({ Naics: q.naics!, CoverageId: q.coverageId!, LobId: q.lineOfBusinessId ?? "0", ExposureType: q.exposureType ?? "Revenues", ExposureRangeLow: q.exposureRangeLow!, ExposureRangeHigh: q.exposureRangeHigh!, OrganizationType: q.organizationType ?? "All", ClientLimit: q.limit! }),
@@ -55,7 +58,7 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
   // As printing starts, each chart is drawn at its paper size, and all it draws is inside it.
   await page.evaluate("dispatchEvent(new Event('beforeprint'))");
   const charts = await drawnCharts(page);
-  t.equal(charts.length, 5, "five charts drawn");
+  t.equal(charts.length, 6, "six charts drawn (the trend's too)");
   for (const chart of charts) {
     t.ok(chart.texts.length > 3, `${chart.testId}: labels drawn (${chart.texts.length})`);
     t.same(outside(chart), [], `${chart.testId}: every label inside the ${chart.width}x${chart.height} chart`);
@@ -69,9 +72,9 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
     const pdf = await page.pdf({ format });
     if (process.env.KEEP_PRINT_PDF) await import("node:fs/promises").then((fs) => fs.writeFile(`${process.env.KEEP_PRINT_PDF}/${format}.pdf`, pdf));
     const pages = await rasterizePdf(pdf, dir, format);
-    t.ok(pages.length >= 1 && pages.length <= 2, `${format}: one page or two (${pages.length})`);
+    t.ok(pages.length >= 1 && pages.length <= 3, `${format}: one to three pages (${pages.length})`);
     const frames = pages.flatMap((p, n) => findFrames(p, FRAME, 300).map((box) => ({ page: p, n, box })));
-    t.equal(frames.length, 5, `${format}: five chart frames on paper`);
+    t.equal(frames.length, 6, `${format}: six chart frames on paper`);
     for (const { page: p, n, box } of frames) {
       const inner = { left: box.left + 3, top: box.top + 3, right: box.right - 3, bottom: box.bottom - 3 };
       const edges = [
@@ -89,7 +92,8 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
       );
     }
 
-    const text = (await pdfText(pdf, dir, format)).replace(/\s+/g, " ");
+    const raw = await pdfText(pdf, dir, format);
+    const text = raw.replace(/\s+/g, " ");
     for (const kind of ["limit", "premium", "retention"]) {
       const bands = (assessment[`${kind}Distribution`] as { bands: { bandDescription: string; programCount: number }[] }).bands;
       const missing = bands.filter((b) => !text.includes(`${b.bandDescription} ${b.programCount.toLocaleString("en-US")}`));
@@ -105,6 +109,16 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
     t.ok(text.includes(money(new Decimal(adequacy.medianLimit as number))), `${format}: the median peer limit`);
     const cases = adequacy.listOfCases as { lossAmount: number }[];
     t.ok(text.includes(money(new Decimal(cases.at(-1)!.lossAmount))), `${format}: the largest loss case`);
+    // The trend's numbers: each period's end with its RPM, premium and limit medians (the table's order), on one line (-layout keeps a row together).
+    const lines = raw.split("\n");
+    for (const p of trend.periods.filter((period) => !period.withheld)) {
+      const medians = [p.rpm, p.premium, p.limit].map((m) => (m?.median == null ? "–" : money(new Decimal(m.median))));
+      const inRow = (line: string) => {
+        const at = medians.map((m) => line.indexOf(m));
+        return line.trimStart().startsWith(p.periodEnd) && at.every((i, n) => i > 0 && (n === 0 || i > at[n - 1]!));
+      };
+      t.ok(lines.some(inRow), `${format}: the trend's row for the period ending ${p.periodEnd} holds its medians ${medians.join(", ")}`);
+    }
     t.match(text, /Peer group: NAICS .* Data version 1\. Printed \d{4}-\d{2}-\d{2}/, `${format}: the footer with the group, the data version and the date`);
   }
 });

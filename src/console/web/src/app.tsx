@@ -7,7 +7,9 @@ import { PeerGroupBuilder } from "./builder/peer-group-builder.js";
 import { useReferenceData } from "./builder/use-reference-data.js";
 import type { ConsoleConfig } from "./config.js";
 import { PrintButton } from "./export/print-button.js";
-import { BenchmarkResultsView } from "./results/benchmark-results.js";
+import { BenchmarkResultsView, needsWidening } from "./results/benchmark-results.js";
+import { suggestionMinPrograms, useSuggestions } from "./refusal/use-suggestions.js";
+import { useTrend } from "./results/use-trend.js";
 import { refusedFields } from "./results/refused-fields.js";
 import { useBenchmark } from "./results/use-benchmark.js";
 import { reportContext } from "./export/report-context.js";
@@ -65,6 +67,9 @@ function Console({ config, auth }: { config: ConsoleConfig; auth: Auth }) {
   const withholding = withheldFigures(results);
   const context = useMemo(() => reportContext(group, reference.data, clientName(company)), [group, reference.data, company]);
   const empty = results.assessment.answer?.data.totalProgramCount === 0;
+  const trend = useTrend(api, group);
+  // Asked once the figures say the group is empty, thin or refused: never for the previous group's answer.
+  const suggestions = useSuggestions(api, group, !results.busy && needsWidening(results, withholding.refusals.length, config.thinGroupPrograms), config.thinGroupPrograms);
 
   return (
     <div class="layout">
@@ -72,7 +77,7 @@ function Console({ config, auth }: { config: ConsoleConfig; auth: Auth }) {
       <main class="main" aria-label="Benchmark">
         <div class="toolbar no-print">
           {/* Printing while figures load would print the previous group's figures under this one's name; a page of refusals or of nothing is no report. */}
-          <PrintButton disabled={absent.length + invalid.length > 0 || results.busy || withholding.all || empty} />
+          <PrintButton disabled={absent.length + invalid.length > 0 || results.busy || trend.loading || withholding.all || empty} />
         </div>
         {reference.failed ? (
           <p class="note no-print">The reference data could not be read: type coverage and line-of-business ids instead.</p>
@@ -98,7 +103,18 @@ function Console({ config, auth }: { config: ConsoleConfig; auth: Auth }) {
             </ul>
           </section>
         ) : (
-          <BenchmarkResultsView group={group} results={results} withholding={withholding} reference={reference.data} context={context} thinGroupPrograms={config.thinGroupPrograms} />
+          <BenchmarkResultsView
+            group={group}
+            results={results}
+            withholding={withholding}
+            reference={reference.data}
+            context={context}
+            thinGroupPrograms={config.thinGroupPrograms}
+            trend={trend}
+            suggestions={suggestions}
+            suggestionMinPrograms={suggestionMinPrograms(config.thinGroupPrograms)}
+            update={update}
+          />
         )}
       </main>
     </div>

@@ -1,6 +1,6 @@
-import { DEFAULT_NEWEST, DEFAULT_OLDEST, type PeerGroup } from "../state/peer-group.js";
+import { DEFAULT_NEWEST, DEFAULT_OLDEST, TREND_PERIODS, type PeerGroup } from "../state/peer-group.js";
 import type { ApiClient, QueryValue } from "./client.js";
-import type { Answer, Assessment, Company, CompanyPage, LimitAdequacy, ReferenceData, Rpm } from "./types.js";
+import type { Answer, Assessment, Company, CompanyPage, LimitAdequacy, MarketTrend, PeerGroupSuggestions, ReferenceData, Rpm } from "./types.js";
 
 /** Lists go as comma lists (SEMANTICS.md 11); an empty LOB list is "0" (every LOB), an empty organization list "All". */
 function peerQuery(group: PeerGroup): Record<string, QueryValue> {
@@ -71,6 +71,19 @@ export function getDefaultWindowProgramCount(api: ApiClient, group: PeerGroup, s
     },
     signal,
   );
+}
+
+/** The market trend takes the group without its window or the client's amounts (SEMANTICS.md 13). */
+export function getMarketTrend(api: ApiClient, group: PeerGroup, signal?: AbortSignal): Promise<Answer<MarketTrend>> {
+  return api.get("/trend/getmarkettrend", { ...peerQuery(group), periodMonths: group.periodMonths, periods: TREND_PERIODS[group.periodMonths] }, signal);
+}
+
+/**
+ * Wider groups of at least `minPrograms` programs that pass the disclosure rule (SEMANTICS.md 14).
+ * The client's amounts are not sent: a suggestion is about the group, never the client.
+ */
+export function suggestPeerGroups(api: ApiClient, group: PeerGroup, minPrograms: number, signal?: AbortSignal): Promise<Answer<PeerGroupSuggestions>> {
+  return api.get("/peergroup/suggestpeergroups", { ...peerQuery(group), ...windowQuery(group), minPrograms, maxSuggestions: 3 }, signal);
 }
 
 /** OData string literal: a quote is doubled (SEMANTICS.md 10). */

@@ -97,3 +97,64 @@ export interface ReferenceData {
 export interface Answer<T> {
   data: T;
 }
+
+/** Quartiles of one amount over a trend period's programs that have it (SEMANTICS.md 13); null without any. */
+export interface TrendQuartiles {
+  count: number;
+  firstQuartile: number | null;
+  median: number | null;
+  thirdQuartile: number | null;
+}
+
+/** One period of trend/getmarkettrend; a withheld period keeps only its dates and loss count. */
+export interface TrendPeriod {
+  /** Exclusive, YYYY-MM-DD. */
+  periodStart: string;
+  /** Inclusive, YYYY-MM-DD. */
+  periodEnd: string;
+  programCount: number | null;
+  companyCount: number | null;
+  limit: TrendQuartiles | null;
+  premium: TrendQuartiles | null;
+  retention: TrendQuartiles | null;
+  rpm: TrendQuartiles | null;
+  lossCount: number;
+  limitMedianChangePercent: number | null;
+  premiumMedianChangePercent: number | null;
+  rpmMedianChangePercent: number | null;
+  withheld: { condition: string; threshold: number } | null;
+}
+
+/** trend/getmarkettrend: periods newest first. */
+export interface MarketTrend {
+  periodMonths: number;
+  periods: TrendPeriod[];
+}
+
+/** A widened group as the POST assessment takes it (SEMANTICS.md 14), ready to apply. */
+export interface SuggestedPeerGroup {
+  naics: string[];
+  coverageId: number;
+  lineOfBusinessId: number[];
+  exposureType: string;
+  exposureRangeLow: number;
+  exposureRangeHigh: number;
+  organizationType: string[];
+  oldestTrailing: number;
+  newestTrailing: number;
+}
+
+export type WideningMove = "naics" | "exposure" | "lineOfBusiness" | "organizationType" | "window";
+
+export interface PeerGroupSuggestion {
+  moves: WideningMove[];
+  programCount: number;
+  companyCount: number;
+  peerGroup: SuggestedPeerGroup;
+}
+
+/** peergroup/suggestpeergroups; a refused original has null counts. */
+export interface PeerGroupSuggestions {
+  original: { programCount: number | null; companyCount: number | null; meets: boolean };
+  suggestions: PeerGroupSuggestion[];
+}

@@ -13,7 +13,7 @@ export interface FigureCounts {
 }
 
 interface FigurePanelProps {
-  /** The data-testid prefix and element id prefix: limit, premium, retention, rpm, adequacy. */
+  /** The data-testid prefix and element id prefix: limit, premium, retention, rpm, adequacy, trend. */
   id: string;
   title: string;
   counts: FigureCounts;
@@ -37,6 +37,8 @@ interface FigurePanelProps {
   /** What a screen reader hears for the chart itself. */
   description: string;
   csv: { filename: string; rows: CsvRows } | null;
+  /** Settings of the figure itself (the trend's period length), shown whatever its state. */
+  controls?: ComponentChildren;
   /** The chart element (from useChart); rendered inside the labelled container. */
   chart: ComponentChildren;
   /** Figures beside the chart (limit adequacy's % covered, ...). */
@@ -73,6 +75,7 @@ export function FigurePanel(props: FigurePanelProps) {
         </dl>
       </header>
       {counts.programsNote ? <p class="counts-note">{counts.programsNote}</p> : null}
+      {props.controls ?? null}
       {withheld !== undefined ? (
         <p class="withheld" data-testid={`${id}-refusal`}>
           <strong>Withheld:</strong> {withheld}

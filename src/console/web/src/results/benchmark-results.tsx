@@ -7,8 +7,13 @@ import { ReportFooter } from "../export/report-footer.js";
 import type { ReportContext } from "../export/report-context.js";
 import { ReportSummary } from "../export/report-summary.js";
 import { RefusalExplanation, WidenAdvice } from "../refusal/refusal-explanation.js";
+import { SuggestionList } from "../refusal/suggestion-list.js";
 import { widenOptions } from "../refusal/widen-options.js";
+import { TrendFigure } from "../figures/trend-figure.js";
 import { isDefaultWindow, type PeerGroup } from "../state/peer-group.js";
+import type { UpdatePeerGroup } from "../state/use-peer-group.js";
+import type { MarketTrend, PeerGroupSuggestions } from "../api/types.js";
+import type { KeyedAnswer } from "./use-answer.js";
 import type { BenchmarkResults } from "./use-benchmark.js";
 import type { Withholding } from "./withheld-figures.js";
 
@@ -19,13 +24,25 @@ interface BenchmarkResultsViewProps {
   reference: ReferenceData | null;
   context: ReportContext;
   thinGroupPrograms: number;
+  trend: KeyedAnswer<MarketTrend>;
+  /** Wider groups, asked for when this one is empty, thin or refused. */
+  suggestions: KeyedAnswer<PeerGroupSuggestions>;
+  suggestionMinPrograms: number;
+  update: UpdatePeerGroup;
+}
+
+/** Whether a group needs wider ones offered: no programs, fewer than the thin threshold, or a figure refused. */
+export function needsWidening(results: BenchmarkResults, refusals: number, thinGroupPrograms: number): boolean {
+  const a = results.assessment.answer?.data;
+  return refusals > 0 || (a !== undefined && a.totalProgramCount < thinGroupPrograms);
 }
 
 /**
  * Every figure of the group with the sample it rests on; a group with no programs is said
  * to be empty (not thin), a small one thin; withheld figures are explained once, at the top.
  */
-export function BenchmarkResultsView({ group, results, withholding, reference, context, thinGroupPrograms }: BenchmarkResultsViewProps) {
+export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
+  const { group, results, withholding, reference, context, thinGroupPrograms, trend, suggestions, update } = props;
   const { assessment, rpm, adequacy, adequacyPrograms } = results;
   // Client marks come from the group each answer was asked for, not the group being typed.
   const assessed = assessment.group ?? group;
@@ -44,9 +61,12 @@ export function BenchmarkResultsView({ group, results, withholding, reference, c
   const empty = a !== null && a.totalProgramCount === 0;
   const thin = a !== null && !empty && a.totalProgramCount < thinGroupPrograms;
   const { withheld, refusals } = withholding;
+  // The ways to widen by hand: what the suggestions replace, and what is left when there are none.
+  const advice = <WidenAdvice options={widenOptions(group, reference)} />;
+  const offer = <SuggestionList suggestions={suggestions} update={update} minPrograms={props.suggestionMinPrograms} fallback={advice} />;
 
   return (
-    <div class="results" aria-busy={results.busy} data-testid="results">
+    <div class="results" aria-busy={results.busy || trend.loading} data-testid="results">
       <ReportSummary group={group} reference={reference} context={context} />
       {empty ? (
         <section class="empty-group" role="status" aria-labelledby="empty-group-title" data-testid="empty-group">
@@ -55,6 +75,7 @@ export function BenchmarkResultsView({ group, results, withholding, reference, c
             No company's program fits every condition of the group in this window, so there is nothing to benchmark against. Widen the group: more NAICS codes, a wider
             exposure range, more organization types, or a longer window.
           </p>
+          {offer}
         </section>
       ) : null}
       {thin ? (
@@ -63,10 +84,9 @@ export function BenchmarkResultsView({ group, results, withholding, reference, c
           care, or widen the group.
         </p>
       ) : null}
+      {thin && refusals.length === 0 ? <div class="suggestions-box" data-testid="thin-group-suggestions">{offer}</div> : null}
       {refusals.length > 0 && !empty ? (
-        <RefusalExplanation refusals={refusals}>
-          <WidenAdvice options={widenOptions(group, reference)} />
-        </RefusalExplanation>
+        <RefusalExplanation refusals={refusals}>{offer}</RefusalExplanation>
       ) : null}
       {empty ? null : (
         <div class="figures">
@@ -75,6 +95,14 @@ export function BenchmarkResultsView({ group, results, withholding, reference, c
           <DistributionFigure kind="retention" distribution={a?.retentionDistribution ?? null} clientAmount={assessed.retention} counts={counts} loading={assessment.loading} problem={assessment.problem} withheld={withheld.retention} context={context} />
           <RpmFigure rpm={rpm.answer?.data ?? null} hasClient={Number(rpmGroup.limit) > 0 && rpmGroup.premium !== ""} counts={counts} loading={rpm.loading} problem={rpm.problem} withheld={withheld.rpm} context={context} />
           <LimitAdequacyFigure adequacy={adequacy.answer?.data ?? null} hasClient={adequacyGroup.limit !== ""} counts={adequacyCounts} loading={adequacy.loading} problem={adequacy.problem} withheld={withheld.adequacy} context={context} />
+          <TrendFigure
+            trend={trend.answer?.data ?? null}
+            periodMonths={group.periodMonths}
+            onPeriodMonths={(periodMonths) => update({ periodMonths })}
+            loading={trend.loading}
+            problem={trend.problem}
+            context={context}
+          />
         </div>
       )}
       <ReportFooter context={context} />

@@ -3,7 +3,7 @@ import { getAssessment, getDefaultWindowProgramCount, getLimitAdequacy, getRpm }
 import type { ApiClient } from "../api/client.js";
 import { ApiProblem } from "../api/problem.js";
 import type { Answer, Assessment, LimitAdequacy, Rpm } from "../api/types.js";
-import { isDefaultWindow, missingInputs, serializePeerGroup, type PeerGroup } from "../state/peer-group.js";
+import { DEFAULT_PERIOD_MONTHS, isDefaultWindow, missingInputs, serializePeerGroup, type PeerGroup } from "../state/peer-group.js";
 
 export interface Fetched<T> {
   loading: boolean;
@@ -44,8 +44,8 @@ export function useBenchmark(api: ApiClient, group: PeerGroup): BenchmarkResults
   // `key` is the group the figures were last asked for: busy until it is the current one, so
   // the render between a change and its effect is not taken for a finished one.
   const [state, setState] = useState<{ key: string | null; figures: Figures }>({ key: null, figures: IDLE });
-  // The company only prefills the builder, and the amounts' coverage note is a note: neither changes a figure.
-  const key = missingInputs(group).length === 0 ? serializePeerGroup({ ...group, companyId: "", amountsCoverageId: "" }) : null;
+  // The company only prefills the builder, the amounts' coverage note is a note, and the trend has its own request: none changes these figures.
+  const key = missingInputs(group).length === 0 ? serializePeerGroup({ ...group, companyId: "", amountsCoverageId: "", periodMonths: DEFAULT_PERIOD_MONTHS }) : null;
 
   useEffect(() => {
     if (key === null) {

@@ -12,6 +12,16 @@ export const NEWEST_TRAILING = [0, 3, 6, 9, 12] as const;
 export const DEFAULT_OLDEST = 24;
 export const DEFAULT_NEWEST = 0;
 
+/**
+ * The market trend's period lengths (SEMANTICS.md 13), and how many periods each shows:
+ * five years, four years of halves, three years of quarters (periods * months <= 120 and
+ * periods <= 12), so a switch changes the grain without changing the story's length much.
+ */
+export const TREND_PERIODS = { 12: 5, 6: 8, 3: 12 } as const;
+export type PeriodMonths = keyof typeof TREND_PERIODS;
+export const PERIOD_MONTHS = [12, 6, 3] as const satisfies readonly PeriodMonths[];
+export const DEFAULT_PERIOD_MONTHS: PeriodMonths = 12;
+
 export interface PeerGroup {
   /** The company the group was built around ("" for none); only for display and prefill. */
   companyId: string;
@@ -36,6 +46,8 @@ export interface PeerGroup {
    * until the broker confirms or retypes them. In the link, so a shared report says it too.
    */
   amountsCoverageId: string;
+  /** The market trend's period length: a view setting, in the link like the group. */
+  periodMonths: PeriodMonths;
 }
 
 const list = (value: string | null) =>
@@ -68,6 +80,7 @@ export function parsePeerGroup(search: string): PeerGroup {
     premium: q.get("premium") ?? "",
     retention: q.get("retention") ?? "",
     amountsCoverageId: q.get("amountsCoverageId") ?? "",
+    periodMonths: oneOf(PERIOD_MONTHS, q.get("periodMonths"), DEFAULT_PERIOD_MONTHS),
   };
 }
 
@@ -91,6 +104,7 @@ export function serializePeerGroup(group: PeerGroup): string {
   put("premium", group.premium);
   put("retention", group.retention);
   put("amountsCoverageId", group.amountsCoverageId);
+  if (group.periodMonths !== DEFAULT_PERIOD_MONTHS) put("periodMonths", String(group.periodMonths));
   const text = q.toString();
   return text ? `?${text}` : "";
 }

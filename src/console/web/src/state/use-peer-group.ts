@@ -1,14 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { parsePeerGroup, serializePeerGroup, type PeerGroup } from "./peer-group.js";
+import { SETTLE_MS } from "./settle.js";
 
 export type UpdatePeerGroup = (patch: Partial<PeerGroup>) => void;
 
-/**
- * Changes to the same inputs this close together are one change still settling (arrowing
- * through a select fires a change per option): they replace the last history entry
- * instead of adding one each (issue 27, item 6).
- */
-export const SETTLE_MS = 1_500;
 
 /**
  * The peer group from the address bar. Every settled change pushes a history entry, so

@@ -1,0 +1,68 @@
+import type { TrendPeriod, TrendQuartiles } from "../api/types.js";
+import type { CsvRows } from "../export/csv.js";
+
+/** The three amounts the trend follows, in the order the chart stacks them (top first). */
+export const TREND_MEASURES = [
+  { key: "rpm", title: "RPM", change: "rpmMedianChangePercent" },
+  { key: "premium", title: "Premium", change: "premiumMedianChangePercent" },
+  { key: "limit", title: "Limit", change: "limitMedianChangePercent" },
+] as const;
+
+export type TrendMeasure = (typeof TREND_MEASURES)[number];
+
+export const quartilesOf = (period: TrendPeriod, measure: TrendMeasure): TrendQuartiles | null => period[measure.key];
+export const changeOf = (period: TrendPeriod, measure: TrendMeasure): number | null => period[measure.change];
+
+/** A change as the API rounded it, signed: "+3.25%", "-1.5%", "0%"; "–" when there is none to give. */
+export function changeText(change: number | null): string {
+  if (change === null) return "–";
+  return `${change > 0 ? "+" : ""}${change}%`;
+}
+
+/** Why a period is withheld, short enough for a table cell (the condition of SEMANTICS.md 12). */
+export function withheldReason(withheld: NonNullable<TrendPeriod["withheld"]>): string {
+  switch (withheld.condition) {
+    case "min_companies":
+      return `fewer than ${withheld.threshold} companies`;
+    case "max_top2_share":
+      return `two companies hold over ${withheld.threshold}%`;
+    case "max_source_share":
+      return `one data partner over ${withheld.threshold}%`;
+    default:
+      return withheld.condition;
+  }
+}
+
+/** Oldest first, as a chart's time axis and a reader go; the API answers newest first. */
+export const chronological = (periods: readonly TrendPeriod[]) => [...periods].reverse();
+
+/**
+ * The trend's CSV table, one row a period (newest first, as the API answers): every
+ * quartile and change, retention's too; a withheld period keeps its dates and losses and
+ * says why, with its figures left empty rather than written as zeros.
+ */
+export function trendCsvRows(periods: readonly TrendPeriod[]): CsvRows {
+  const amounts = ["limit", "premium", "retention", "rpm"] as const;
+  const names = { limit: "Limit", premium: "Premium", retention: "Retention", rpm: "RPM" };
+  const changes = { limit: "limitMedianChangePercent", premium: "premiumMedianChangePercent", rpm: "rpmMedianChangePercent" } as const;
+  const header = ["Period start (exclusive)", "Period end", "Programs", "Companies", "Losses"];
+  for (const a of amounts) {
+    header.push(`${names[a]} count`, `${names[a]} first quartile`, `${names[a]} median`, `${names[a]} third quartile`);
+    if (a !== "retention") header.push(`${names[a]} median change %`);
+  }
+  header.push("Withheld");
+  const cell = (value: number | null | undefined) => (value === null || value === undefined ? "" : value);
+  return [
+    header,
+    ...periods.map((p) => {
+      const row: (string | number)[] = [p.periodStart, p.periodEnd, cell(p.programCount), cell(p.companyCount), p.lossCount];
+      for (const a of amounts) {
+        const q = p[a];
+        row.push(cell(q?.count), cell(q?.firstQuartile), cell(q?.median), cell(q?.thirdQuartile));
+        if (a !== "retention") row.push(cell(p[changes[a]]));
+      }
+      row.push(p.withheld ? withheldReason(p.withheld) : "");
+      return row;
+    }),
+  ];
+}

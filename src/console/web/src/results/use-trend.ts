@@ -1,0 +1,18 @@
+import { getMarketTrend } from "../api/benchmark-api.js";
+import type { ApiClient } from "../api/client.js";
+import type { MarketTrend } from "../api/types.js";
+import { DEFAULT_NEWEST, DEFAULT_OLDEST, missingInputs, serializePeerGroup, type PeerGroup } from "../state/peer-group.js";
+import { useAnswer, type KeyedAnswer } from "./use-answer.js";
+
+/**
+ * The group's market trend. It takes neither the window nor the client's amounts
+ * (SEMANTICS.md 13), so typing a limit or moving the window does not ask for it again,
+ * and the period switch asks for nothing else.
+ */
+export function useTrend(api: ApiClient, group: PeerGroup): KeyedAnswer<MarketTrend> {
+  const key =
+    missingInputs(group).length === 0
+      ? serializePeerGroup({ ...group, companyId: "", amountsCoverageId: "", limit: "", premium: "", retention: "", oldestTrailing: DEFAULT_OLDEST, newestTrailing: DEFAULT_NEWEST })
+      : null;
+  return useAnswer(key, (signal) => getMarketTrend(api, group, signal));
+}

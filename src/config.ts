@@ -38,7 +38,13 @@ export interface Config {
    * `resource`): what /console/config.json tells the browser app. CONSOLE_CONNECT_SRC:
    * origins the app may call besides this one, the issuer's and its token endpoint's.
    */
-  console: { clientId: string; thinGroupPrograms: number; scope?: string; resource?: string | null; connectSrc: string[] };
+  console: {
+    clientId: string;
+    thinGroupPrograms: number;
+    scope?: string;
+    resource?: string | null;
+    connectSrc: string[];
+  };
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -57,7 +63,11 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
     admission: {
       // The peer index computes on the event loop's core and PostgreSQL on the others:
       // more at once than cores only lengthens every answer.
-      concurrency: readCount("ANALYTICS_CONCURRENCY", env.ANALYTICS_CONCURRENCY, Math.max(2, os.availableParallelism())),
+      concurrency: readCount(
+        "ANALYTICS_CONCURRENCY",
+        env.ANALYTICS_CONCURRENCY,
+        Math.max(2, os.availableParallelism()),
+      ),
       maxQueue: readCount("ANALYTICS_QUEUE", env.ANALYTICS_QUEUE, 64, 0),
       // 32 callers of every operation on 2 cores, an import and a rebuild under way, wait
       // up to about 4 s (npm run soak): refusing them would fail a load the service is for.
@@ -85,7 +95,8 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
 function readMetricsPort(text: string | undefined, apiPort: number): number | undefined {
   if (text === undefined || text.trim() === "") return undefined;
   const port = parseWholeNumber(text.trim());
-  if (port === undefined || port > 65535) throw new ConfigError(`METRICS_PORT must be a port number (0-65535), not "${text}"`);
+  if (port === undefined || port > 65535)
+    throw new ConfigError(`METRICS_PORT must be a port number (0-65535), not "${text}"`);
   if (port !== 0 && port === apiPort) throw new ConfigError(`METRICS_PORT must differ from PORT (both are ${port})`);
   return port;
 }
@@ -93,7 +104,8 @@ function readMetricsPort(text: string | undefined, apiPort: number): number | un
 function readCount(name: string, text: string | undefined, fallback: number, min = 1): number {
   if (text === undefined || text.trim() === "") return fallback;
   const count = parseWholeNumber(text.trim());
-  if (count === undefined || count < min || count > 10_000) throw new ConfigError(`${name} must be a whole number from ${min} to 10000, not "${text}"`);
+  if (count === undefined || count < min || count > 10_000)
+    throw new ConfigError(`${name} must be a whole number from ${min} to 10000, not "${text}"`);
   return count;
 }
 
@@ -108,7 +120,8 @@ export const MAX_DRAIN_MS = 6_000;
 function readMilliseconds(name: string, text: string | undefined, fallback: number, max: number): number {
   if (text === undefined || text.trim() === "") return fallback;
   const ms = parseWholeNumber(text.trim());
-  if (ms === undefined || ms > max) throw new ConfigError(`${name} must be a whole number of milliseconds from 0 to ${max}, not "${text}"`);
+  if (ms === undefined || ms > max)
+    throw new ConfigError(`${name} must be a whole number of milliseconds from 0 to ${max}, not "${text}"`);
   return ms;
 }
 
@@ -164,7 +177,9 @@ function readOrigins(name: string, text: string | undefined, { any }: { any: boo
       url = undefined;
     }
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin) {
-      throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme, host and port only)${any ? " or *" : ""}, not "${origin}"`);
+      throw new ConfigError(
+        `${name} must list origins such as https://app.example.com (scheme, host and port only)${any ? " or *" : ""}, not "${origin}"`,
+      );
     }
   }
   return origins;
@@ -178,9 +193,13 @@ function readOrigins(name: string, text: string | undefined, { any }: { any: boo
 function readPolicyOrigins(name: string, text: string | undefined): string[] {
   const origins = readOrigins(name, text, { any: false });
   const bad = origins.find((origin) => !isPolicyOrigin(origin));
-  if (bad) throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme, host and port only), not "${bad}"`);
+  if (bad)
+    throw new ConfigError(
+      `${name} must list origins such as https://app.example.com (scheme, host and port only), not "${bad}"`,
+    );
   const plain = origins.find((origin) => !origin.startsWith("https:") && !isLoopbackHttp(new URL(origin)));
-  if (plain) throw new ConfigError(`${name} must list https:// origins (plain http:// only on a loopback host), not "${plain}"`);
+  if (plain)
+    throw new ConfigError(`${name} must list https:// origins (plain http:// only on a loopback host), not "${plain}"`);
   return origins;
 }
 
@@ -200,8 +219,16 @@ function readDisclosureRule(env: NodeJS.ProcessEnv): DisclosureRule {
   return {
     kind,
     minCompanies: readCount("DISCLOSURE_MIN_COMPANIES", env.DISCLOSURE_MIN_COMPANIES, STANDARD_RULE.minCompanies),
-    maxSourceShareBasisPoints: readPercent("DISCLOSURE_MAX_SOURCE_SHARE", env.DISCLOSURE_MAX_SOURCE_SHARE, STANDARD_RULE.maxSourceShareBasisPoints),
-    maxTopTwoShareBasisPoints: readPercent("DISCLOSURE_MAX_TOP2_SHARE", env.DISCLOSURE_MAX_TOP2_SHARE, STANDARD_RULE.maxTopTwoShareBasisPoints),
+    maxSourceShareBasisPoints: readPercent(
+      "DISCLOSURE_MAX_SOURCE_SHARE",
+      env.DISCLOSURE_MAX_SOURCE_SHARE,
+      STANDARD_RULE.maxSourceShareBasisPoints,
+    ),
+    maxTopTwoShareBasisPoints: readPercent(
+      "DISCLOSURE_MAX_TOP2_SHARE",
+      env.DISCLOSURE_MAX_TOP2_SHARE,
+      STANDARD_RULE.maxTopTwoShareBasisPoints,
+    ),
   };
 }
 
@@ -210,7 +237,8 @@ function readPercent(name: string, text: string | undefined, fallback: number): 
   if (text === undefined || text.trim() === "") return fallback;
   const match = /^(\d{1,3})(?:\.(\d{1,2}))?%?$/.exec(text.trim());
   const basisPoints = match ? Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0")) : NaN;
-  if (!(basisPoints > 0 && basisPoints <= 10_000)) throw new ConfigError(`${name} must be a percentage above 0 and at most 100, such as 25 or 25.5%, not "${text}"`);
+  if (!(basisPoints > 0 && basisPoints <= 10_000))
+    throw new ConfigError(`${name} must be a percentage above 0 and at most 100, such as 25 or 25.5%, not "${text}"`);
   return basisPoints;
 }
 
@@ -226,7 +254,8 @@ export function readDate(name: string, text: string | undefined): string | undef
 
 function readChoice<C extends string>(name: string, text: string | undefined, choices: readonly C[]): C | undefined {
   if (text === undefined || text.trim() === "") return undefined;
-  if (!choices.includes(text as C)) throw new ConfigError(`${name} must be one of ${choices.join(", ")}, not "${text}"`);
+  if (!choices.includes(text as C))
+    throw new ConfigError(`${name} must be one of ${choices.join(", ")}, not "${text}"`);
   return text as C;
 }
 

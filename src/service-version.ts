@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
 
 /** The service's release (package.json's version): what /openapi.json's info.version names. */
-export const SERVICE_VERSION: string = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+export const SERVICE_VERSION: string = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;

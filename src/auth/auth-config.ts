@@ -14,7 +14,8 @@ export interface AuthConfig {
  */
 export function readAuthConfig(env: NodeJS.ProcessEnv): AuthConfig {
   const missing = ["AUTH_ISSUER", "AUTH_AUDIENCE"].filter((name) => !env[name]?.trim());
-  if (missing.length) throw new ConfigError(`${missing.join(" and ")} must be set: the service never runs without authentication`);
+  if (missing.length)
+    throw new ConfigError(`${missing.join(" and ")} must be set: the service never runs without authentication`);
   const issuer = env.AUTH_ISSUER!.trim();
   let url: URL;
   try {

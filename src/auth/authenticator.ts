@@ -29,19 +29,31 @@ const OPEN_SERVICES = new Set(["grpc.health.v1.Health"]);
 export function createAuthInterceptor(authenticator: Authenticator): Interceptor {
   return (next) => async (req) => {
     if (OPEN_SERVICES.has(req.service.typeName)) return next(req);
-    const identity = await identify(authenticator, req.header.get("authorization"), req.contextValues.get(requestInfoKey));
+    const identity = await identify(
+      authenticator,
+      req.header.get("authorization"),
+      req.contextValues.get(requestInfoKey),
+    );
     req.contextValues.set(identityKey, identity);
     return next(req);
   };
 }
 
 /** Authenticates a call's Authorization header and names the caller in its request's log line. */
-export async function identify(authenticator: Authenticator, authorization: string | null, info: RequestInfo | undefined): Promise<Identity> {
+export async function identify(
+  authenticator: Authenticator,
+  authorization: string | null,
+  info: RequestInfo | undefined,
+): Promise<Identity> {
   return nameCaller(await authenticator.authenticate(authorization), info);
 }
 
 /** identify() for a caller the authenticator recognizes at once; undefined when identify() must run. */
-export function recognize(authenticator: Authenticator, authorization: string | null, info: RequestInfo | undefined): Identity | undefined {
+export function recognize(
+  authenticator: Authenticator,
+  authorization: string | null,
+  info: RequestInfo | undefined,
+): Identity | undefined {
   const identity = authenticator.recognize?.(authorization);
   return identity && nameCaller(identity, info);
 }
@@ -54,4 +66,3 @@ function nameCaller(identity: Identity, info: RequestInfo | undefined): Identity
   }
   return identity;
 }
-

@@ -29,4 +29,3 @@ export async function fetchAccessToken(credentials: ClientCredentials): Promise<
   const tokens = await oidc.clientCredentialsGrant(configuration, parameters);
   return tokens.access_token;
 }
-

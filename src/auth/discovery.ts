@@ -22,14 +22,22 @@ export interface ProviderMetadata {
  */
 export async function discoverProvider(issuer: string): Promise<ProviderMetadata> {
   const url = `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`;
-  const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: "application/json" } });
+  const response = await fetch(url, {
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+    headers: { accept: "application/json" },
+  });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown; token_endpoint?: unknown };
   if (document.issuer !== issuer) throw new Error(`${url} names the issuer ${String(document.issuer)}, not ${issuer}`);
   if (typeof document.jwks_uri !== "string") throw new Error(`${url} has no jwks_uri`);
   const jwksUri = new URL(document.jwks_uri);
-  if (jwksUri.protocol !== "https:" && !isLoopbackHttp(jwksUri)) throw new Error(`jwks_uri ${jwksUri.href} must be https`);
-  const tokenEndpoint = typeof document.token_endpoint === "string" && URL.canParse(document.token_endpoint) ? new URL(document.token_endpoint) : undefined;
-  if (tokenEndpoint && tokenEndpoint.protocol !== "https:" && !isLoopbackHttp(tokenEndpoint)) throw new Error(`token_endpoint ${tokenEndpoint.href} must be https`);
+  if (jwksUri.protocol !== "https:" && !isLoopbackHttp(jwksUri))
+    throw new Error(`jwks_uri ${jwksUri.href} must be https`);
+  const tokenEndpoint =
+    typeof document.token_endpoint === "string" && URL.canParse(document.token_endpoint)
+      ? new URL(document.token_endpoint)
+      : undefined;
+  if (tokenEndpoint && tokenEndpoint.protocol !== "https:" && !isLoopbackHttp(tokenEndpoint))
+    throw new Error(`token_endpoint ${tokenEndpoint.href} must be https`);
   return { jwksUri, tokenEndpoint };
 }

@@ -53,7 +53,11 @@ const MAX_CACHED_TOKENS = 10_000;
  */
 export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAuthenticator {
   const trustMs = options.trustMs ?? DEFAULT_TRUST_MS;
-  const verified = new VerifiedTokens({ maxAgeMs: trustMs, maxEntries: MAX_CACHED_TOKENS, now: () => (options.now?.() ?? new Date()).getTime() });
+  const verified = new VerifiedTokens({
+    maxAgeMs: trustMs,
+    maxEntries: MAX_CACHED_TOKENS,
+    now: () => (options.now?.() ?? new Date()).getTime(),
+  });
   let keys: ReturnType<typeof createRemoteJWKSet> | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

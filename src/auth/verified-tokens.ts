@@ -50,7 +50,10 @@ export class VerifiedTokens {
    * The identity of a token verified within its lifetime, if any, and how to keep it
    * once it has passed verification (`expiresAt`: its `exp` claim, in seconds).
    */
-  lookup(token: string): { identity: Identity | undefined; keep(identity: Identity, expiresAt: number | undefined): void } {
+  lookup(token: string): {
+    identity: Identity | undefined;
+    keep(identity: Identity, expiresAt: number | undefined): void;
+  } {
     const key = this.keyOf(token);
     const entry = this.entries.get(key);
     const fresh = entry !== undefined && this.options.now() < entry.until;

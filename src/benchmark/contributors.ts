@@ -8,7 +8,9 @@ export const CURATED_SOURCE = "curated";
  * plain reading, which the engines' counts are tested against. `source` null or ""
  * is no source: a partner's, all of them one source.
  */
-export function contributorsOf(programs: Iterable<{ companyId: number | bigint | string; source: string | null }>): Contributors {
+export function contributorsOf(
+  programs: Iterable<{ companyId: number | bigint | string; source: string | null }>,
+): Contributors {
   const byCompany = new Map<number | bigint | string, number>();
   const bySource = new Map<string, number>();
   let count = 0;

@@ -13,7 +13,12 @@ export type DisclosureRule =
   | { kind: "none" }
   | { kind: "standard"; minCompanies: number; maxSourceShareBasisPoints: number; maxTopTwoShareBasisPoints: number };
 
-export const STANDARD_RULE = { kind: "standard", minCompanies: 5, maxSourceShareBasisPoints: 2500, maxTopTwoShareBasisPoints: 8500 } as const;
+export const STANDARD_RULE = {
+  kind: "standard",
+  minCompanies: 5,
+  maxSourceShareBasisPoints: 2500,
+  maxTopTwoShareBasisPoints: 8500,
+} as const;
 
 export type DisclosureCondition = "min_companies" | "max_top2_share" | "max_source_share";
 
@@ -34,12 +39,19 @@ const WIDEN = "widen the NAICS codes, the exposure range or the window";
  * answered. A refusal names the threshold, never the shares found: those would tell
  * how dominant the largest contributors are.
  */
-export function disclosureRefusal(rule: DisclosureRule, figure: FigureName, contributors: Contributors): DisclosureRefusal | undefined {
+export function disclosureRefusal(
+  rule: DisclosureRule,
+  figure: FigureName,
+  contributors: Contributors,
+): DisclosureRefusal | undefined {
   if (rule.kind === "none") return undefined;
   const { companies, programs, topTwoCompanyPrograms, partnerPrograms, largestSourcePrograms } = contributors;
   const whose = figure === "programs" ? "this peer group's programs" : `this peer group's ${figure}`;
   if (companies < rule.minCompanies) {
-    const holds = figure === "programs" ? `this peer group holds ${companyCount(companies)}` : `${whose} come from ${companyCount(companies)}`;
+    const holds =
+      figure === "programs"
+        ? `this peer group holds ${companyCount(companies)}`
+        : `${whose} come from ${companyCount(companies)}`;
     return {
       condition: "min_companies",
       threshold: rule.minCompanies,
@@ -75,7 +87,10 @@ export function disclosureRefusal(rule: DisclosureRule, figure: FigureName, cont
 export function companyConditionsHold(rule: DisclosureRule, programs: number, maxPerCompany: number): boolean {
   if (rule.kind === "none") return true;
   if (maxPerCompany === 0) return programs === 0 && rule.minCompanies === 0;
-  return Math.ceil(programs / maxPerCompany) >= rule.minCompanies && !above(Math.min(programs, 2 * maxPerCompany), programs, rule.maxTopTwoShareBasisPoints);
+  return (
+    Math.ceil(programs / maxPerCompany) >= rule.minCompanies &&
+    !above(Math.min(programs, 2 * maxPerCompany), programs, rule.maxTopTwoShareBasisPoints)
+  );
 }
 
 /** The rule as /readyz and the start-up log show it, shares as percentages. */

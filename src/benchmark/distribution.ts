@@ -12,7 +12,12 @@ export interface Distribution {
  * A distribution of SEMANTICS.md section 6: every band with its count, and the
  * sentence placing the selected company's amount x at round(P) among its peers.
  */
-export function distributionOf(scale: BandScale, bandCounts: readonly number[], rank: RankCounts, x: Decimal): Distribution {
+export function distributionOf(
+  scale: BandScale,
+  bandCounts: readonly number[],
+  rank: RankCounts,
+  x: Decimal,
+): Distribution {
   const percentile = roundHalfAwayFromZero(percentileRank(rank), 0).toNumber();
   return {
     chartDescription: chartSentence(scale.kind, x, percentile),

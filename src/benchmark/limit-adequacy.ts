@@ -15,7 +15,11 @@ export interface LimitAdequacyFigures {
  * amounts are whole dollars below 2^53, so they are compared and summed as plain
  * numbers, exactly (see sumOf).
  */
-export function limitAdequacyFigures(clientLimit: Decimal, medianLimit: Decimal, cases: LossCases): LimitAdequacyFigures {
+export function limitAdequacyFigures(
+  clientLimit: Decimal,
+  medianLimit: Decimal,
+  cases: LossCases,
+): LimitAdequacyFigures {
   const total = cases.amounts.length;
   // A whole-dollar amount is <= clientLimit exactly when it is <= floor(clientLimit);
   // a bound at or above 2^53 covers every amount.

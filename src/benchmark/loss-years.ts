@@ -6,9 +6,7 @@ import type { FieldProblems } from "./field-problems.js";
  * year, else its filing's.
  */
 export type LossYearFilter =
-  | { kind: "any" }
-  | { kind: "exact"; year: number }
-  | { kind: "range"; oldest?: number; newest?: number };
+  { kind: "any" } | { kind: "exact"; year: number } | { kind: "range"; oldest?: number; newest?: number };
 
 const MIN_EXCLUSIVE = 1800;
 const MAX = 9999;
@@ -31,8 +29,10 @@ export function readLossYears(
 
   const oldest = input.oldestLossYear || undefined;
   const newest = input.newestLossYear || undefined;
-  const oldestValid = problems.usable("oldestLossYear") && (oldest === undefined || validYear("oldestLossYear", oldest, problems));
-  const newestValid = problems.usable("newestLossYear") && (newest === undefined || validYear("newestLossYear", newest, problems));
+  const oldestValid =
+    problems.usable("oldestLossYear") && (oldest === undefined || validYear("oldestLossYear", oldest, problems));
+  const newestValid =
+    problems.usable("newestLossYear") && (newest === undefined || validYear("newestLossYear", newest, problems));
   if (!oldestValid || !newestValid) return undefined;
   if (oldest !== undefined && newest !== undefined && newest <= oldest) {
     problems.add("newestLossYear", `must be greater than oldestLossYear (${oldest})`);

@@ -1,5 +1,10 @@
 import { Decimal, roundHalfAwayFromZero, toNumber } from "./decimal.js";
-import { disclosureRefusal, type DisclosureCondition, type DisclosureRule, type FigureName } from "./disclosure-rule.js";
+import {
+  disclosureRefusal,
+  type DisclosureCondition,
+  type DisclosureRule,
+  type FigureName,
+} from "./disclosure-rule.js";
 import type { TimeWindow } from "./time-window.js";
 import { TREND_AMOUNTS, type PeriodStatistics, type QuartileStatistics, type TrendAmount } from "./trend-statistics.js";
 
@@ -40,17 +45,28 @@ const SETS: readonly { set: "programs" | TrendAmount; figure: FigureName }[] = [
  * period keeps only its bounds and loss count, which are public), then quartiles
  * rounded to cents and the changes of the exact medians against the next older period.
  */
-export function trendAnswer(windows: readonly TimeWindow[], statistics: readonly PeriodStatistics[], rule: DisclosureRule): TrendPeriodAnswer[] {
+export function trendAnswer(
+  windows: readonly TimeWindow[],
+  statistics: readonly PeriodStatistics[],
+  rule: DisclosureRule,
+): TrendPeriodAnswer[] {
   const withheld = statistics.map((period) => withheldOf(rule, period));
   return statistics.map((period, k) => {
-    const answer: TrendPeriodAnswer = { periodStart: windows[k]!.start, periodEnd: windows[k]!.end, lossCount: period.lossCount };
+    const answer: TrendPeriodAnswer = {
+      periodStart: windows[k]!.start,
+      periodEnd: windows[k]!.end,
+      lossCount: period.lossCount,
+    };
     if (withheld[k]) return { ...answer, withheld: withheld[k] };
     const older = k + 1 < statistics.length && !withheld[k + 1] ? statistics[k + 1] : undefined;
     const change = (amount: TrendAmount) => older && changePercent(period.amounts[amount], older.amounts[amount]);
     answer.figures = {
       programCount: period.programCount,
       companyCount: period.companyCount,
-      amounts: Object.fromEntries(TREND_AMOUNTS.map((amount) => [amount, answered(period.amounts[amount])])) as Record<TrendAmount, AnsweredQuartiles>,
+      amounts: Object.fromEntries(TREND_AMOUNTS.map((amount) => [amount, answered(period.amounts[amount])])) as Record<
+        TrendAmount,
+        AnsweredQuartiles
+      >,
       changes: { limit: change("limit"), premium: change("premium"), rpm: change("rpm") },
     };
     return answer;

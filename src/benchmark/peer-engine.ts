@@ -18,7 +18,12 @@ export type SelectedAmounts = Record<"limit" | "premium" | "retention", Decimal>
  */
 export interface PeerEngine {
   coverageReference(coverageId: number): Promise<CoverageReference>;
-  assessment(peers: PeerGroup, window: TimeWindow, selected: SelectedAmounts, options: { withLossCount: boolean }): Promise<AssessmentStatistics>;
+  assessment(
+    peers: PeerGroup,
+    window: TimeWindow,
+    selected: SelectedAmounts,
+    options: { withLossCount: boolean },
+  ): Promise<AssessmentStatistics>;
   rpm(peers: PeerGroup, window: TimeWindow, clientRpm: Decimal): Promise<RpmStatistics>;
   programCount(peers: PeerGroup, window: TimeWindow): Promise<PeerCount>;
   lossCount(peers: PeerGroup, years: LossYearFilter): Promise<PeerCount>;

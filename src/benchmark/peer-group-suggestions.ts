@@ -64,7 +64,8 @@ export function suggestPeerGroups(
   bounds: SuggestionBounds,
   rule: DisclosureRule,
 ): Suggestions {
-  const refused = (code: number) => rule.kind !== "none" && disclosureRefusal(rule, "programs", contributorsOf(counts, code)) !== undefined;
+  const refused = (code: number) =>
+    rule.kind !== "none" && disclosureRefusal(rule, "programs", contributorsOf(counts, code)) !== undefined;
   const qualifies = (code: number) => counts.programs[code]! >= bounds.minPrograms && !refused(code);
   const possible = possibleMoves(space.peers, trailing);
   const qualifying: number[] = [];
@@ -72,10 +73,22 @@ export function suggestPeerGroups(
     const singles = code & (NAICS_MOVE | LINE_MOVE | ORGANIZATION_MOVE | WINDOW_MOVE);
     if ((singles & ~possible) === 0 && qualifies(code)) qualifying.push(code);
   }
-  const kept = qualifying.filter((code) => !qualifying.some((other) => other !== code && withinWidening(other, code) && cost(other) < cost(code)));
+  const kept = qualifying.filter(
+    (code) => !qualifying.some((other) => other !== code && withinWidening(other, code) && cost(other) < cost(code)),
+  );
   const suggestions = kept
-    .map((code) => ({ code, moves: movesOf(code), programCount: counts.programs[code]!, companyCount: counts.companies[code]! }))
-    .sort((a, b) => a.moves.length - b.moves.length || a.programCount - b.programCount || byText(a.moves.join(","), b.moves.join(",")))
+    .map((code) => ({
+      code,
+      moves: movesOf(code),
+      programCount: counts.programs[code]!,
+      companyCount: counts.companies[code]!,
+    }))
+    .sort(
+      (a, b) =>
+        a.moves.length - b.moves.length ||
+        a.programCount - b.programCount ||
+        byText(a.moves.join(","), b.moves.join(",")),
+    )
     .slice(0, bounds.maxSuggestions);
   const originalRefused = refused(0);
   return {
@@ -97,7 +110,11 @@ function contributorsOf(counts: WideningCounts, code: number): Contributors {
   return contributors;
 }
 
-const EXPOSURE_NAMES: Record<ExposureColumn, string> = { revenues: "Revenues", employees: "Employees", market_cap: "Market Cap" };
+const EXPOSURE_NAMES: Record<ExposureColumn, string> = {
+  revenues: "Revenues",
+  employees: "Employees",
+  market_cap: "Market Cap",
+};
 
 /** A widened group in the POST assessment's JSON names (section 14): moved fields as the moves say, the rest as the request meant them. */
 export interface SuggestedPeerGroup {
@@ -118,10 +135,15 @@ export interface SuggestedPeerGroup {
  * the defaults of section 2. Bounds are exact cents; as JSON numbers they are exact up
  * to 15 significant digits (a revenue bound under 10^13 dollars).
  */
-export function suggestedPeerGroup(space: WideningSpace, trailing: { oldest: number; newest: number }, code: number): SuggestedPeerGroup {
+export function suggestedPeerGroup(
+  space: WideningSpace,
+  trailing: { oldest: number; newest: number },
+  code: number,
+): SuggestedPeerGroup {
   const { peers } = space;
   const [low, high] = space.exposureRanges[exposureMovesOf(code)]!;
-  const lines = code & LINE_MOVE || peers.lineOfBusinessIds.length === 0 ? [0] : [...peers.lineOfBusinessIds].sort((a, b) => a - b);
+  const lines =
+    code & LINE_MOVE || peers.lineOfBusinessIds.length === 0 ? [0] : [...peers.lineOfBusinessIds].sort((a, b) => a - b);
   const window = code & WINDOW_MOVE ? DEFAULT_TRAILING : trailing;
   return {
     naics: code & NAICS_MOVE ? space.widenedNaics2 : [...new Set([...peers.naics2, ...peers.naics3])].sort(byText),

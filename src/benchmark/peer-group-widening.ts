@@ -71,7 +71,11 @@ export function widenExposure([low, high]: readonly [Decimal, Decimal]): [Decima
   return [low.div(2).toDecimalPlaces(2, Decimal.ROUND_DOWN), high.times(2)];
 }
 
-export function wideningSpace(peers: PeerGroup, asOf: string, trailing: { oldest: number; newest: number }): WideningSpace {
+export function wideningSpace(
+  peers: PeerGroup,
+  asOf: string,
+  trailing: { oldest: number; newest: number },
+): WideningSpace {
   const ranges: [Decimal, Decimal][] = [[peers.exposureLow, peers.exposureHigh]];
   while (ranges.length <= MAX_EXPOSURE_MOVES) ranges.push(widenExposure(ranges[ranges.length - 1]!));
   return {

@@ -30,7 +30,11 @@ export interface PeerGroup {
 }
 
 /** Checks the peer-group inputs; undefined when any is broken (the problems say why). */
-export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems, text: DecimalText = shortestForm): PeerGroup | undefined {
+export function readPeerGroup(
+  input: PeerGroupInput,
+  problems: FieldProblems,
+  text: DecimalText = shortestForm,
+): PeerGroup | undefined {
   const before = problems.list.length;
   // A list with a problem already (one over its limit, say) is not read at all.
   const naics = problems.usable("naics") ? input.naics.map((code) => code.trim()).filter((code) => code !== "") : [];
@@ -43,7 +47,10 @@ export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems, te
   if (problems.usable("coverageId") && input.coverageId === undefined) problems.add("coverageId", "is required");
   const exposure = exposureColumn(input.exposureType);
   if (problems.usable("exposureType") && !exposure) {
-    problems.add("exposureType", `${quoted(input.exposureType)} is not an exposure type (Revenues, Employees, Market Cap)`);
+    problems.add(
+      "exposureType",
+      `${quoted(input.exposureType)} is not an exposure type (Revenues, Employees, Market Cap)`,
+    );
   }
   const low = readRequiredAmount("exposureRangeLow", input.exposureRangeLow, problems, text);
   const high = readRequiredAmount("exposureRangeHigh", input.exposureRangeHigh, problems, text);
@@ -53,11 +60,15 @@ export function readPeerGroup(input: PeerGroupInput, problems: FieldProblems, te
   if (problems.usable("organizationType") && input.organizationType.some((type) => type.includes("\u0000"))) {
     problems.add("organizationType", "must not contain a NUL character");
   }
-  const listsRead = problems.usable("naics") && problems.usable("lineOfBusinessId") && problems.usable("organizationType");
-  if (problems.list.length > before || !listsRead || !exposure || !low || !high || input.coverageId === undefined) return undefined;
+  const listsRead =
+    problems.usable("naics") && problems.usable("lineOfBusinessId") && problems.usable("organizationType");
+  if (problems.list.length > before || !listsRead || !exposure || !low || !high || input.coverageId === undefined)
+    return undefined;
 
   const lineOfBusinessIds = input.lineOfBusinessId.includes(0) ? [] : [...new Set(input.lineOfBusinessId)];
-  const organizationTypes = input.organizationType.map((type) => type.trim().toUpperCase()).filter((type) => type !== "");
+  const organizationTypes = input.organizationType
+    .map((type) => type.trim().toUpperCase())
+    .filter((type) => type !== "");
   return {
     naics2: naics.filter((code) => code.length === 2),
     naics3: naics.filter((code) => code.length === 3),
@@ -116,7 +127,12 @@ export type DecimalText = (field: string, value: number | undefined) => string |
 const shortestForm: DecimalText = (_field, value) => (value === undefined ? undefined : String(value));
 
 /** A selected company's amount (premium, limit, ...): cents, never negative; 0 when not given. */
-export function readAmount(field: string, value: number | undefined, problems: FieldProblems, text: DecimalText = shortestForm): Decimal {
+export function readAmount(
+  field: string,
+  value: number | undefined,
+  problems: FieldProblems,
+  text: DecimalText = shortestForm,
+): Decimal {
   const written = text(field, value);
   if (written === undefined) return new Decimal(0);
   // gRPC and Connect callers can send NaN and ±Infinity as doubles; they are no amounts.
@@ -129,7 +145,12 @@ export function readAmount(field: string, value: number | undefined, problems: F
   return cents;
 }
 
-function readRequiredAmount(field: string, value: number | undefined, problems: FieldProblems, text: DecimalText): Decimal | undefined {
+function readRequiredAmount(
+  field: string,
+  value: number | undefined,
+  problems: FieldProblems,
+  text: DecimalText,
+): Decimal | undefined {
   if (!problems.usable(field)) return undefined;
   if (value === undefined) {
     problems.add(field, "is required");

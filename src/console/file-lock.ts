@@ -93,7 +93,9 @@ export async function acquireFileLock(file: string, options: FileLockOptions): P
       options.onWait?.(current?.holder);
     }
     if (Date.now() > deadline) {
-      throw new FileLockTimeoutError(`waited ${options.waitMs / 1000} s for ${file}, held by ${describeHolder(current?.holder)}; if that process is gone, remove the file and any ${file}.takeover-* beside it`);
+      throw new FileLockTimeoutError(
+        `waited ${options.waitMs / 1000} s for ${file}, held by ${describeHolder(current?.holder)}; if that process is gone, remove the file and any ${file}.takeover-* beside it`,
+      );
     }
     hurried = again;
     if (!again) await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
@@ -149,7 +151,9 @@ function isStale(holder: LockHolder | undefined): boolean {
 async function removeStale(file: string, ino: number): Promise<boolean> {
   const guard = `${file}.takeover-${ino}`;
   try {
-    await writeFile(guard, formatHolder({ pid: process.pid, host: os.hostname(), token: randomUUID() }), { flag: "wx" });
+    await writeFile(guard, formatHolder({ pid: process.pid, host: os.hostname(), token: randomUUID() }), {
+      flag: "wx",
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;

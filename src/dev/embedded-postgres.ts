@@ -53,10 +53,9 @@ export async function startEmbeddedPostgres(
     await server.start();
   } catch (error) {
     // start() rejects with undefined when postgres exits: its log says why.
-    throw new Error(
-      `embedded PostgreSQL in ${dir} did not start: ${error ?? logs.slice(-5).join(" ").trim()}`,
-      { cause: error },
-    );
+    throw new Error(`embedded PostgreSQL in ${dir} did not start: ${error ?? logs.slice(-5).join(" ").trim()}`, {
+      cause: error,
+    });
   }
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,

@@ -79,7 +79,12 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
       req.url = (req.url ?? "/").slice(prefix.length) || "/";
       // The login page is ours (devInteractions stay off): oidc-provider sends people to it.
-      if (req.url.startsWith(`${INTERACTION_PATH}/`)) return void handleInteraction(provider, req, res, { issuer: options.issuer, users, formTargets: formTargets(options) });
+      if (req.url.startsWith(`${INTERACTION_PATH}/`))
+        return void handleInteraction(provider, req, res, {
+          issuer: options.issuer,
+          users,
+          formTargets: formTargets(options),
+        });
       void provider.callback()(req, res);
     },
     keys: () => keys,
@@ -96,7 +101,10 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
 
 /** Where the provider's pages send the browser: itself, and the public clients' redirect URIs (CSP form-action covers redirects after a submission). */
 function formTargets(options: DevIdentityProviderOptions): string[] {
-  const uris = (options.publicClients ?? []).flatMap((client) => [...client.redirectUris, ...client.postLogoutRedirectUris]);
+  const uris = (options.publicClients ?? []).flatMap((client) => [
+    ...client.redirectUris,
+    ...client.postLogoutRedirectUris,
+  ]);
   return [...new Set([new URL(options.issuer).origin, ...uris.map((uri) => new URL(uri).origin)])];
 }
 
@@ -106,27 +114,30 @@ function createProvider(options: DevIdentityProviderOptions, keys: JWK[], cookie
   const issuerPath = new URL(options.issuer).pathname.replace(/\/$/, "");
   const pagePolicy = providerPagePolicy(formTargets(options));
   const configuration: Configuration = {
-    clients: [...options.clients.map((client): ClientMetadata => ({
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      grant_types: ["client_credentials"],
-      response_types: [],
-      redirect_uris: [],
-      token_endpoint_auth_method: "client_secret_basic",
-      id_token_signed_response_alg: "ES256", // the only key type the provider holds
-      scope: client.scopes.join(" "),
-    })), ...(options.publicClients ?? []).map((client): ClientMetadata => ({
-      client_id: client.clientId,
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      redirect_uris: client.redirectUris,
-      post_logout_redirect_uris: client.postLogoutRedirectUris,
-      // A browser app keeps no secret: PKCE (S256) binds the code to it, and
-      // oidc-provider requires PKCE of every client without authentication.
-      token_endpoint_auth_method: "none",
-      id_token_signed_response_alg: "ES256",
-      scope: ["openid", ...client.scopes].join(" "),
-    }))],
+    clients: [
+      ...options.clients.map((client): ClientMetadata => ({
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        grant_types: ["client_credentials"],
+        response_types: [],
+        redirect_uris: [],
+        token_endpoint_auth_method: "client_secret_basic",
+        id_token_signed_response_alg: "ES256", // the only key type the provider holds
+        scope: client.scopes.join(" "),
+      })),
+      ...(options.publicClients ?? []).map((client): ClientMetadata => ({
+        client_id: client.clientId,
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        redirect_uris: client.redirectUris,
+        post_logout_redirect_uris: client.postLogoutRedirectUris,
+        // A browser app keeps no secret: PKCE (S256) binds the code to it, and
+        // oidc-provider requires PKCE of every client without authentication.
+        token_endpoint_auth_method: "none",
+        id_token_signed_response_alg: "ES256",
+        scope: ["openid", ...client.scopes].join(" "),
+      })),
+    ],
     jwks: { keys },
     cookies: { keys: cookieKeys },
     async findAccount(_ctx, sub) {

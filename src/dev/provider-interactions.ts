@@ -22,13 +22,19 @@ interface InteractionOptions {
  * prompt that follows is granted at once, for the scopes and resources asked for:
  * every client of this provider is first-party. The pages are sign-in-pages.ts's.
  */
-export async function handleInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, options: InteractionOptions): Promise<void> {
+export async function handleInteraction(
+  provider: Provider,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: InteractionOptions,
+): Promise<void> {
   const policy = providerPagePolicy(options.formTargets);
   const page = (status: number, body: string) => sendPage(res, status, policy, "Sign in", body);
   try {
     const [, uid = "", action] = /^\/interaction\/([^/?]+)(?:\/([^/?]+))?/.exec(req.url ?? "") ?? [];
     const details = await provider.interactionDetails(req, res);
-    if (details.uid !== uid) return page(400, notice("This sign-in page is out of date: start again from the application."));
+    if (details.uid !== uid)
+      return page(400, notice("This sign-in page is out of date: start again from the application."));
     const loginAction = `${new URL(options.issuer).pathname.replace(/\/$/, "")}${INTERACTION_PATH}/${uid}/login`;
 
     if (details.prompt.name === "login") {
@@ -38,7 +44,12 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
         if (!user || user.password !== form.get("password")) {
           return page(401, loginForm(loginAction, form.get("username") ?? "", "Unknown user or wrong password."));
         }
-        return await provider.interactionFinished(req, res, { login: { accountId: user.username } }, { mergeWithLastSubmission: false });
+        return await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: user.username } },
+          { mergeWithLastSubmission: false },
+        );
       }
       const hint = typeof details.params.login_hint === "string" ? details.params.login_hint : "";
       return page(200, loginForm(loginAction, hint));
@@ -46,16 +57,26 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
 
     if (details.prompt.name === "consent") {
       // As oidc-provider's own example grants it, without asking.
-      const promptDetails = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+      const promptDetails = details.prompt.details as {
+        missingOIDCScope?: string[];
+        missingOIDCClaims?: string[];
+        missingResourceScopes?: Record<string, string[]>;
+      };
       const grant = details.grantId
         ? await provider.Grant.find(details.grantId)
         : new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
       if (!grant) return page(400, notice("The grant of this sign-in has expired: start again from the application."));
       if (promptDetails.missingOIDCScope) grant.addOIDCScope(promptDetails.missingOIDCScope.join(" "));
       if (promptDetails.missingOIDCClaims) grant.addOIDCClaims(promptDetails.missingOIDCClaims);
-      for (const [indicator, scopes] of Object.entries(promptDetails.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
+      for (const [indicator, scopes] of Object.entries(promptDetails.missingResourceScopes ?? {}))
+        grant.addResourceScope(indicator, scopes.join(" "));
       const grantId = await grant.save();
-      return await provider.interactionFinished(req, res, { consent: details.grantId ? {} : { grantId } }, { mergeWithLastSubmission: true });
+      return await provider.interactionFinished(
+        req,
+        res,
+        { consent: details.grantId ? {} : { grantId } },
+        { mergeWithLastSubmission: true },
+      );
     }
     return page(400, notice(`This provider cannot answer the prompt ${details.prompt.name}.`));
   } catch (error) {

@@ -33,10 +33,13 @@ export function notice(text: string): string {
 
 /** oidc-provider's RP-initiated logout asks before it signs out; `form` is its hidden form (`op.logoutForm`). */
 export function signOutPage(form: string): string {
-  return document("Sign out", `${form}
+  return document(
+    "Sign out",
+    `${form}
 <p>Sign out of the development provider?</p>
 <button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Sign out</button>
-<button type="submit" form="op.logoutForm">Stay signed in</button>`);
+<button type="submit" form="op.logoutForm">Stay signed in</button>`,
+  );
 }
 
 /** After a sign-out with no (or no valid) post_logout_redirect_uri. */

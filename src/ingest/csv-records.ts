@@ -126,7 +126,12 @@ export function createCsvRecordReader(): CsvRecordReader {
   function readRecords(text: string, delimiter: string, final: boolean): number {
     // papaparse drops a BOM at the start of what it reads; here that would be data.
     if (text.charCodeAt(0) === 0xfeff) return -1;
-    const rows = Papa.parse<string[]>(text, { delimiter: ",", newline: delimiter as "\n", quoteChar: '"', escapeChar: '"' }).data;
+    const rows = Papa.parse<string[]>(text, {
+      delimiter: ",",
+      newline: delimiter as "\n",
+      quoteChar: '"',
+      escapeChar: '"',
+    }).data;
     const whole = final ? rows.length : rows.length - 1;
     const marks = new SpecialMarks(text);
     let start = 0;
@@ -137,9 +142,12 @@ export function createCsvRecordReader(): CsvRecordReader {
       const plainLength = fields.reduce((length, field) => length + field.length, fields.length - 1);
       // A quoted field's opening quote is within the length the fields would take unquoted.
       const quoted = marks.quoteBefore(start, start + plainLength + 1);
-      const end = quoted ? quotedEnd(text, start, fields, delimiter) : plainEnd(text, start, start + plainLength, delimiter, marks);
+      const end = quoted
+        ? quotedEnd(text, start, fields, delimiter)
+        : plainEnd(text, start, start + plainLength, delimiter, marks);
       if (end < 0) return -start - 1;
-      if (!quoted && plainLength === 0 && fields.length === 1) line++; // a blank line, which csv-parse skips
+      if (!quoted && plainLength === 0 && fields.length === 1)
+        line++; // a blank line, which csv-parse skips
       else emit(fields, quoted);
       start = end;
     }

@@ -55,8 +55,10 @@ const count = integer(0n, MAX_SAFE);
 function column(header: string, sqlType: string, read: FieldReader, mandatory: boolean, name = header): ColumnSpec {
   return { header, column: name, sqlType, read: mandatory ? required(read) : optional(read), mandatory };
 }
-const must = (header: string, sqlType: string, read: FieldReader, name?: string) => column(header, sqlType, read, true, name);
-const may = (header: string, sqlType: string, read: FieldReader, name?: string) => column(header, sqlType, read, false, name);
+const must = (header: string, sqlType: string, read: FieldReader, name?: string) =>
+  column(header, sqlType, read, true, name);
+const may = (header: string, sqlType: string, read: FieldReader, name?: string) =>
+  column(header, sqlType, read, false, name);
 
 const COVERAGE = { column: "coverage_id", table: "coverages", noun: "coverage" };
 const LINE_OF_BUSINESS = { column: "line_of_business_id", table: "lines_of_business", noun: "line of business" };
@@ -75,7 +77,11 @@ export const DATASET_FILES: readonly DatasetFile[] = [
     file: "lines_of_business.csv",
     table: "lines_of_business",
     key: "line_of_business_id",
-    columns: [must("line_of_business_id", "integer", smallId), must("coverage_id", "integer", smallId), must("name", "text", text)],
+    columns: [
+      must("line_of_business_id", "integer", smallId),
+      must("coverage_id", "integer", smallId),
+      must("name", "text", text),
+    ],
     references: [COVERAGE],
     lineOfBusinessOfCoverage: false,
   },

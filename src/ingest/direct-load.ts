@@ -7,7 +7,13 @@ import { DirectLoadDeclined } from "./import-errors.js";
 import { clearScratch } from "./import-scratch.js";
 import { chooseReplacements } from "./rebuild-plan.js";
 import { writeCopyText, type ProgressListener } from "./staging.js";
-import { completeReplacement, countRestated, createReplacement, referenceFrom, type Replacement } from "./table-rebuild.js";
+import {
+  completeReplacement,
+  countRestated,
+  createReplacement,
+  referenceFrom,
+  type Replacement,
+} from "./table-rebuild.js";
 
 export interface DirectLoad {
   knex: Knex;
@@ -50,7 +56,8 @@ export async function loadDirectly(load: DirectLoad): Promise<Replacement[] | un
   const builders = await openBuilders(load.knex, Math.min(BUILDERS, present.length));
   // At the first failure, what the other builder is running is moot: cancel it.
   const cancel = () => {
-    for (const builder of builders) void client.query("select pg_cancel_backend($1)", [builder.pid]).catch(() => undefined);
+    for (const builder of builders)
+      void client.query("select pg_cancel_backend($1)", [builder.pid]).catch(() => undefined);
   };
   const run = new BuildRun(load, chosen, cancel);
   try {
@@ -58,7 +65,8 @@ export async function loadDirectly(load: DirectLoad): Promise<Replacement[] | un
     return run.replacements();
   } catch (error) {
     const code = (error as DatabaseError).code;
-    if (!(error instanceof DirectLoadDeclined) && code !== UNIQUE_VIOLATION && code !== FOREIGN_KEY_VIOLATION) throw error;
+    if (!(error instanceof DirectLoadDeclined) && code !== UNIQUE_VIOLATION && code !== FOREIGN_KEY_VIOLATION)
+      throw error;
     for (const file of load.files) Object.assign(file, { read: 0, inserted: 0, updated: 0, deleted: 0 });
     return undefined;
   } finally {
@@ -75,7 +83,11 @@ async function openBuilders(knex: Knex, count: number): Promise<{ client: Client
   const opened = await Promise.allSettled(Array.from({ length: count }, () => openBuilder(knex)));
   const failed = opened.find((result) => result.status === "rejected");
   if (!failed) return opened.map((result) => (result as PromiseFulfilledResult<{ client: Client; pid: number }>).value);
-  await Promise.all(opened.map((result) => (result.status === "fulfilled" ? result.value.client.end().catch(() => undefined) : undefined)));
+  await Promise.all(
+    opened.map((result) =>
+      result.status === "fulfilled" ? result.value.client.end().catch(() => undefined) : undefined,
+    ),
+  );
   throw failed.reason;
 }
 
@@ -161,7 +173,9 @@ class BuildRun {
     this.stopIfFailed();
     await completeReplacement(builder, replacement);
     this.keyed.get(spec.table)!.resolve();
-    const parents = replacement.definition.foreignKeys.map((key) => key.references).filter((table) => this.replacing.has(table));
+    const parents = replacement.definition.foreignKeys
+      .map((key) => key.references)
+      .filter((table) => this.replacing.has(table));
     await Promise.all(parents.map((table) => this.keyed.get(table)!.promise));
     this.stopIfFailed();
     await referenceFrom(builder, replacement, this.replacing);

@@ -74,7 +74,8 @@ export const money: FieldReader = (value) => {
   const [, sign, whole, fraction = ""] = match;
   // Cents below 10^15 are exact as a Number; longer amounts are counted in BigInt.
   if (whole!.length <= 12) {
-    const cents = Number(whole || "0") * 100 + Number(fraction.padEnd(2, "0").slice(0, 2)) + (fraction.charAt(2) >= "5" ? 1 : 0);
+    const cents =
+      Number(whole || "0") * 100 + Number(fraction.padEnd(2, "0").slice(0, 2)) + (fraction.charAt(2) >= "5" ? 1 : 0);
     if (sign === "-" && cents > 0) return NEGATIVE;
     return `${Math.trunc(cents / 100)}.${cents % 100 < 10 ? "0" : ""}${cents % 100}`;
   }
@@ -91,7 +92,8 @@ const PLAIN_CENTS = /^(?:0|[1-9]\d{0,14})(?:\.\d\d?)?$/;
 const NOT_A_CODE = new Refusal("must be 2 to 8 letters");
 
 /** Letters only, 2 to 8 of them; stored upper-case. */
-export const organizationType: FieldReader = (value) => (/^[A-Za-z]{2,8}$/.test(value) ? value.toUpperCase() : NOT_A_CODE);
+export const organizationType: FieldReader = (value) =>
+  /^[A-Za-z]{2,8}$/.test(value) ? value.toUpperCase() : NOT_A_CODE;
 
 const NOT_NAICS = new Refusal("must be 2 to 6 digits");
 export const naics: FieldReader = (value) => (/^\d{2,6}$/.test(value) ? value : NOT_NAICS);
@@ -99,7 +101,8 @@ export const naics: FieldReader = (value) => (/^\d{2,6}$/.test(value) ? value : 
 const NOT_A_DATE = new Refusal("must be a date YYYY-MM-DD");
 
 /** YYYY-MM-DD, a real calendar date. */
-export const date: FieldReader = (value) => (/^\d{4}-\d{2}-\d{2}$/.test(value) && isCalendarDate(value) ? value : NOT_A_DATE);
+export const date: FieldReader = (value) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) && isCalendarDate(value) ? value : NOT_A_DATE;
 
 const NOT_A_DATE_OR_TIME = new Refusal("must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SS");
 
@@ -107,7 +110,9 @@ const NOT_A_DATE_OR_TIME = new Refusal("must be a date YYYY-MM-DD or a date-time
 export const dateOrDateTime: FieldReader = (value) => {
   const match = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2}):(\d{2}))?$/.exec(value);
   const valid =
-    match && isCalendarDate(match[1]!) && (match[2] === undefined || (Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4]) < 60));
+    match &&
+    isCalendarDate(match[1]!) &&
+    (match[2] === undefined || (Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4]) < 60));
   return valid ? value.replace("T", " ") : NOT_A_DATE_OR_TIME;
 };
 

@@ -50,7 +50,9 @@ export interface ImportSummary {
 /** Rows were refused and --skip-invalid was not given: nothing was written. */
 export class ImportRejectedError extends Error {
   constructor(readonly summary: ImportSummary) {
-    super(`${summary.rejects.total} problem${summary.rejects.total === 1 ? "" : "s"} in the data: nothing was imported`);
+    super(
+      `${summary.rejects.total} problem${summary.rejects.total === 1 ? "" : "s"} in the data: nothing was imported`,
+    );
   }
 }
 
@@ -78,7 +80,15 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
   try {
     await takeImportLock(client);
     locked = true;
-    const files: FileSummary[] = present.map((spec) => ({ file: spec.file, read: 0, inserted: 0, updated: 0, rejected: 0, deleted: 0, elapsedMs: 0 }));
+    const files: FileSummary[] = present.map((spec) => ({
+      file: spec.file,
+      read: 0,
+      inserted: 0,
+      updated: 0,
+      rejected: 0,
+      deleted: 0,
+      elapsedMs: 0,
+    }));
     const fileColumns: string[][] = [];
     const timed = async (i: number, work: () => Promise<void>) => {
       const started = performance.now();
@@ -88,7 +98,9 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
         files[i]!.elapsedMs += performance.now() - started;
       }
     };
-    const direct = options.checkFirst ? undefined : await loadDirectly({ knex, client, dir, present, replace, files, timed, onProgress: options.onProgress });
+    const direct = options.checkFirst
+      ? undefined
+      : await loadDirectly({ knex, client, dir, present, replace, files, timed, onProgress: options.onProgress });
 
     await client.query("begin");
     // Set-based checks hash whole id sets, and rebuilt tables sort for their indexes:
@@ -107,7 +119,9 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
       // moving coverage under stored programs) look at the staged children too.
       for (const [rank, spec] of present.entries()) {
         await timed(rank, async () => {
-          const staged = await stageFile(client, spec, path.join(dir, spec.file), rank, (...progress) => options.onProgress?.(spec.file, ...progress));
+          const staged = await stageFile(client, spec, path.join(dir, spec.file), rank, (...progress) =>
+            options.onProgress?.(spec.file, ...progress),
+          );
           files[rank]!.read = staged.rows;
           fileColumns[rank] = staged.columns;
         });
@@ -125,7 +139,9 @@ export async function importDataset(knex: Knex, dir: string, options: ImportOpti
       await client.query("rollback");
       throw new ImportRejectedError({ files, rejects });
     }
-    const { merged } = direct ? { merged: [] } : await writeTables({ client, present, presentFiles, files, fileColumns, replace, timed });
+    const { merged } = direct
+      ? { merged: [] }
+      : await writeTables({ client, present, presentFiles, files, fileColumns, replace, timed });
     const version = await bumpDatasetVersion(client);
     await client.query("commit");
     await refreshPlannerStatistics(client, merged);
@@ -162,7 +178,8 @@ async function countRejected(client: Client, spec: DatasetFile): Promise<number>
  */
 async function refreshPlannerStatistics(client: Client, loaded: DatasetFile[]): Promise<void> {
   const tables = loaded.map((spec) => spec.table);
-  if (tables.includes("companies")) await client.query("select gin_clean_pending_list('companies_name_trigram'::regclass)");
+  if (tables.includes("companies"))
+    await client.query("select gin_clean_pending_list('companies_name_trigram'::regclass)");
   if (tables.length) await client.query(`analyze ${tables.join(", ")}`);
 }
 

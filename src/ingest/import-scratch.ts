@@ -22,6 +22,10 @@ export async function releaseImportLock(client: Client): Promise<void> {
 
 /** Drops every table of the scratch schema. */
 export async function clearScratch(client: Client): Promise<void> {
-  const { rows } = await client.query<{ name: string }>("select quote_ident(tablename) as name from pg_tables where schemaname = $1", [SCRATCH_SCHEMA]);
-  if (rows.length > 0) await client.query(`drop table if exists ${rows.map((row) => `${SCRATCH_SCHEMA}.${row.name}`).join(", ")} cascade`);
+  const { rows } = await client.query<{ name: string }>(
+    "select quote_ident(tablename) as name from pg_tables where schemaname = $1",
+    [SCRATCH_SCHEMA],
+  );
+  if (rows.length > 0)
+    await client.query(`drop table if exists ${rows.map((row) => `${SCRATCH_SCHEMA}.${row.name}`).join(", ")} cascade`);
 }

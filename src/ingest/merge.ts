@@ -10,10 +10,16 @@ import { stagingTable } from "./staging.js";
  * An update sets the columns the file has: a file without `market_cap` leaves the
  * stored market caps alone rather than wiping them.
  */
-export async function upsertAccepted(client: Client, spec: DatasetFile, fileColumns: readonly string[]): Promise<{ inserted: number; updated: number }> {
+export async function upsertAccepted(
+  client: Client,
+  spec: DatasetFile,
+  fileColumns: readonly string[],
+): Promise<{ inserted: number; updated: number }> {
   const columns = spec.columns.map((column) => column.column);
   const updated = columns.filter((column) => column !== spec.key && fileColumns.includes(column));
-  const updates = updated.length ? updated.map((column) => `${column} = excluded.${column}`) : [`${spec.key} = excluded.${spec.key}`];
+  const updates = updated.length
+    ? updated.map((column) => `${column} = excluded.${column}`)
+    : [`${spec.key} = excluded.${spec.key}`];
   const result = await client.query<{ inserted: string; updated: string }>(
     `with upserted as (
        insert into ${spec.table} (${columns.join(", ")})

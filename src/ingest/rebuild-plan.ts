@@ -47,7 +47,11 @@ async function countRows(client: Client, table: string): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-async function allReferrersReplacedOrEmpty(client: Client, table: string, chosen: ReadonlyMap<string, number>): Promise<boolean> {
+async function allReferrersReplacedOrEmpty(
+  client: Client,
+  table: string,
+  chosen: ReadonlyMap<string, number>,
+): Promise<boolean> {
   const { rows } = await client.query<{ referrer: string }>(
     `select distinct conrelid::regclass::text as referrer from pg_constraint
       where contype = 'f' and confrelid = $1::regclass and conrelid <> confrelid`,

@@ -33,7 +33,9 @@ export async function readRejects(client: Client, limit: number): Promise<Reject
 /** The full report as CSV (file,line,column,value,reason), streamed out of the database. */
 export async function writeRejectsCsv(client: Client, path: string): Promise<void> {
   const copy = client.query(
-    copyTo(`copy (select file, line, column_name as column, value, reason from ${REJECTS_TABLE} ${ORDER}) to stdout with (format csv, header)`),
+    copyTo(
+      `copy (select file, line, column_name as column, value, reason from ${REJECTS_TABLE} ${ORDER}) to stdout with (format csv, header)`,
+    ),
   );
   await pipeline(copy, createWriteStream(path));
 }
@@ -41,5 +43,7 @@ export async function writeRejectsCsv(client: Client, path: string): Promise<voi
 /** `programs.csv:18: limit "-5": must be >= 0` */
 export function formatReject(reject: Reject): string {
   const where = `${reject.file}:${reject.line}`;
-  return reject.column === "" ? `${where}: ${reject.reason}` : `${where}: ${reject.column} ${JSON.stringify(reject.value)}: ${reject.reason}`;
+  return reject.column === ""
+    ? `${where}: ${reject.reason}`
+    : `${where}: ${reject.column} ${JSON.stringify(reject.value)}: ${reject.reason}`;
 }

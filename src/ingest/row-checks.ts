@@ -39,11 +39,19 @@ async function rejectRepeatedIds(client: Client, spec: DatasetFile, rank: number
   );
 }
 
-async function rejectBrokenReferences(client: Client, spec: DatasetFile, rank: number, reference: ReferenceSpec, context: CheckContext) {
+async function rejectBrokenReferences(
+  client: Client,
+  spec: DatasetFile,
+  rank: number,
+  reference: ReferenceSpec,
+  context: CheckContext,
+) {
   const parent = specOf(reference.table);
   const key = parent.key;
   const staged = context.present.has(parent.file);
-  const rejectedHere = staged ? `exists (select 1 from ${stagingTable(parent)} r where r.rejected and r.${key} = c.${reference.column})` : "false";
+  const rejectedHere = staged
+    ? `exists (select 1 from ${stagingTable(parent)} r where r.rejected and r.${key} = c.${reference.column})`
+    : "false";
   await reject(
     client,
     spec,
@@ -125,7 +133,13 @@ function finalRows(spec: DatasetFile, context: CheckContext, columns: string): s
 }
 
 /** Records the problems the query finds ({line, value, reason}) and marks those rows rejected. */
-async function reject(client: Client, spec: DatasetFile, rank: number, column: string, problems: string): Promise<void> {
+async function reject(
+  client: Client,
+  spec: DatasetFile,
+  rank: number,
+  column: string,
+  problems: string,
+): Promise<void> {
   await client.query(
     `with found as (${problems}),
      recorded as (

@@ -115,7 +115,8 @@ function readHeader(spec: DatasetFile, rawHeader: string[]): number[] {
     if (position >= 0 && header.indexOf(column.header, position + 1) >= 0) {
       throw new ImportError(spec.file, 1, `${column.header}: the column appears twice`);
     }
-    if (position < 0 && column.mandatory) throw new ImportError(spec.file, 1, `${column.header}: the column is missing`);
+    if (position < 0 && column.mandatory)
+      throw new ImportError(spec.file, 1, `${column.header}: the column is missing`);
     return position;
   });
 }

@@ -45,7 +45,9 @@ export async function stageFile(
   await client.query(
     `create temp table ${stage} (line integer not null, rejected boolean not null, problems jsonb, ${columns.join(", ")}) on commit drop`,
   );
-  const copy = client.query(copyFrom(`copy ${stage} (line, rejected, problems, ${spec.columns.map((c) => c.column).join(", ")}) from stdin`));
+  const copy = client.query(
+    copyFrom(`copy ${stage} (line, rejected, problems, ${spec.columns.map((c) => c.column).join(", ")}) from stdin`),
+  );
   const read = await writeCopyText(spec, path, copy, {}, onProgress);
   await client.query(
     `insert into ${REJECTS_TABLE} (file_rank, file, line, column_name, value, reason)
@@ -106,7 +108,11 @@ function asImportError(spec: DatasetFile, error: unknown, line: number): Error {
   if (error instanceof ImportError || error instanceof DirectLoadDeclined) return error;
   if (error instanceof InvalidUtf8Error) return new ImportError(spec.file, error.line, error.message);
   if (error instanceof CsvError) {
-    return new ImportError(spec.file, line, `not valid CSV: ${error.message.replace(/^.*?:\s*/, "").replace(/ at line \d+/, "")}`);
+    return new ImportError(
+      spec.file,
+      line,
+      `not valid CSV: ${error.message.replace(/^.*?:\s*/, "").replace(/ at line \d+/, "")}`,
+    );
   }
   return error as Error;
 }

@@ -90,6 +90,7 @@ export function indexStatementFor(index: IndexDefinition, table: string): string
 /** The foreign key's definition, referencing `target` instead of the table it references now. */
 export function foreignKeyReferencing(key: ForeignKeyDefinition, target: string): string {
   const from = `REFERENCES ${key.references}(`;
-  if (!key.definition.includes(from)) throw new Error(`cannot read the definition of foreign key ${key.name}: ${key.definition}`);
+  if (!key.definition.includes(from))
+    throw new Error(`cannot read the definition of foreign key ${key.name}: ${key.definition}`);
   return key.definition.replace(from, `REFERENCES ${target}(`);
 }

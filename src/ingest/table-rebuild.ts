@@ -2,7 +2,12 @@ import type { Client } from "pg";
 import type { DatasetFile } from "./dataset-files.js";
 import { SCRATCH_SCHEMA } from "./import-scratch.js";
 import { stagingTable } from "./staging.js";
-import { foreignKeyReferencing, indexStatementFor, readTableDefinition, type TableDefinition } from "./table-definition.js";
+import {
+  foreignKeyReferencing,
+  indexStatementFor,
+  readTableDefinition,
+  type TableDefinition,
+} from "./table-definition.js";
 
 /**
  * A table's replacement, built beside it in the scratch schema with the stored
@@ -71,7 +76,11 @@ export async function createReplacement(client: Client, spec: DatasetFile): Prom
 export async function completeReplacement(client: Client, replacement: Replacement): Promise<void> {
   const { definition, table } = replacement;
   for (const index of definition.indexes) {
-    await client.query(index.constraint ? `alter table ${table} add constraint ${index.name} ${index.definition}` : indexStatementFor(index, table));
+    await client.query(
+      index.constraint
+        ? `alter table ${table} add constraint ${index.name} ${index.definition}`
+        : indexStatementFor(index, table),
+    );
   }
   await client.query(`analyze ${table}`);
 }
@@ -81,21 +90,34 @@ export async function completeReplacement(client: Client, replacement: Replaceme
  * instead of a trigger per row), to the replacements of the tables `replacing` names,
  * and its grants and owner.
  */
-export async function referenceFrom(client: Client, replacement: Replacement, replacing: ReadonlySet<string>): Promise<void> {
+export async function referenceFrom(
+  client: Client,
+  replacement: Replacement,
+  replacing: ReadonlySet<string>,
+): Promise<void> {
   const { definition, table } = replacement;
   for (const key of definition.foreignKeys) {
     const target = replacing.has(key.references) ? replacementName(key.references) : key.references;
     await client.query(`alter table ${table} add constraint ${key.name} ${foreignKeyReferencing(key, target)}`);
   }
   for (const grant of definition.grants) {
-    await client.query(`grant ${grant.privilege} on table ${table} to ${grant.grantee}${grant.grantable ? " with grant option" : ""}`);
+    await client.query(
+      `grant ${grant.privilege} on table ${table} to ${grant.grantee}${grant.grantable ? " with grant option" : ""}`,
+    );
   }
   const { rows } = await client.query<{ owner: string }>("select current_user as owner");
-  if (rows[0]?.owner !== definition.owner) await client.query(`alter table ${table} owner to ${quoteIdentifier(definition.owner)}`);
+  if (rows[0]?.owner !== definition.owner)
+    await client.query(`alter table ${table} owner to ${quoteIdentifier(definition.owner)}`);
 }
 
 /** How many of a replacement's rows restate a stored row (by id), as counts for the summary. */
-export async function countRestated(client: Client, spec: DatasetFile, table: string, rows: number, stored: number): Promise<RebuildCounts> {
+export async function countRestated(
+  client: Client,
+  spec: DatasetFile,
+  table: string,
+  rows: number,
+  stored: number,
+): Promise<RebuildCounts> {
   if (stored === 0) return { inserted: rows, updated: 0, deleted: 0 };
   const { rows: found } = await client.query<{ n: string }>(
     `select count(*) as n from ${table} s where exists (select 1 from ${spec.table} old where old.${spec.key} = s.${spec.key})`,
@@ -104,15 +126,25 @@ export async function countRestated(client: Client, spec: DatasetFile, table: st
   return { inserted: rows - updated, updated, deleted: stored - updated };
 }
 
-async function fill(client: Client, spec: DatasetFile, table: string, fileColumns: readonly string[], context: RebuildContext): Promise<RebuildCounts> {
+async function fill(
+  client: Client,
+  spec: DatasetFile,
+  table: string,
+  fileColumns: readonly string[],
+  context: RebuildContext,
+): Promise<RebuildCounts> {
   const stage = stagingTable(spec);
   const columns = spec.columns.map((column) => column.column);
   if (context.stored === 0) {
-    await client.query(`insert into ${table} (${columns.join(", ")}) select ${columns.join(", ")} from ${stage} where not rejected`);
+    await client.query(
+      `insert into ${table} (${columns.join(", ")}) select ${columns.join(", ")} from ${stage} where not rejected`,
+    );
     return { inserted: context.accepted, updated: 0, deleted: 0 };
   }
   const key = spec.key;
-  const values = columns.map((column) => (column === key || fileColumns.includes(column) ? `s.${column}` : `old.${column}`));
+  const values = columns.map((column) =>
+    column === key || fileColumns.includes(column) ? `s.${column}` : `old.${column}`,
+  );
   const kept = context.replace
     ? ""
     : `union all select ${columns.join(", ")} from ${spec.table} old

@@ -22,9 +22,11 @@ export async function swapIn(client: Client, replacements: readonly Replacement[
   for (const key of repointed) await client.query(`alter table ${key.table} drop constraint ${key.name}`);
   // Children first: nothing is left depending on a table when it goes.
   for (const { spec } of [...replacements].reverse()) await client.query(`drop table ${spec.table}`);
-  for (const { table, definition } of replacements) await client.query(`alter table ${table} set schema ${definition.schema}`);
+  for (const { table, definition } of replacements)
+    await client.query(`alter table ${table} set schema ${definition.schema}`);
   // Those tables are empty (a replaced table's other children are replaced too): the check is instant.
-  for (const key of repointed) await client.query(`alter table ${key.table} add constraint ${key.name} ${key.definition}`);
+  for (const key of repointed)
+    await client.query(`alter table ${key.table} add constraint ${key.name} ${key.definition}`);
 }
 
 /**
@@ -46,9 +48,12 @@ async function lockExclusively(client: Client, tables: readonly string[]): Promi
       if ((error as DatabaseError).code !== "55P03") throw error; // lock_not_available
       await client.query("rollback to savepoint cpb_swap_lock");
       if (performance.now() - started > LOCK_GIVE_UP_MS) {
-        throw new Error(`queries kept ${tables.join(", ")} busy for ${LOCK_GIVE_UP_MS / 60_000} minutes (${attempt} tries): the import could not take them`, {
-          cause: error,
-        });
+        throw new Error(
+          `queries kept ${tables.join(", ")} busy for ${LOCK_GIVE_UP_MS / 60_000} minutes (${attempt} tries): the import could not take them`,
+          {
+            cause: error,
+          },
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
     }

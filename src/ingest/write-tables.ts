@@ -33,7 +33,10 @@ export async function writeTables(writing: Writing): Promise<{ merged: DatasetFi
     // Children first: their unstated rows go before the rows they point at.
     for (const [i, spec] of [...present.entries()].reverse()) {
       if (chosen.has(spec.table)) continue;
-      await writing.timed(i, async () => void (files[i]!.deleted = await deleteUnstated(client, spec, writing.presentFiles)));
+      await writing.timed(
+        i,
+        async () => void (files[i]!.deleted = await deleteUnstated(client, spec, writing.presentFiles)),
+      );
     }
   }
   return { merged: present.filter((spec) => !chosen.has(spec.table)) };
@@ -56,7 +59,12 @@ async function write(writing: Writing, chosen: ReadonlyMap<string, number>): Pro
         Object.assign(files[i]!, await upsertAccepted(client, spec, fileColumns[i]!));
         return;
       }
-      const built = await buildReplacement(client, spec, fileColumns[i]!, { replace, stored, accepted: counts[i]!, replacing });
+      const built = await buildReplacement(client, spec, fileColumns[i]!, {
+        replace,
+        stored,
+        accepted: counts[i]!,
+        replacing,
+      });
       replacements.push(built.replacement);
       Object.assign(files[i]!, built.counts);
     });

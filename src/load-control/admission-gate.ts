@@ -105,7 +105,13 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
       });
     },
     full: () => (mustRefuse() ? refuse() : undefined),
-    stats: () => ({ running, queued: queue.length, refused, serviceMs: tenths(serviceMs), turnEveryMs: tenths(busyGapMs) }),
+    stats: () => ({
+      running,
+      queued: queue.length,
+      refused,
+      serviceMs: tenths(serviceMs),
+      turnEveryMs: tenths(busyGapMs),
+    }),
   };
 }
 

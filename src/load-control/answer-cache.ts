@@ -115,7 +115,17 @@ class KeptAnswers implements AnswerCache {
 
   stats(): AnswerCacheStats | null {
     const { hits, misses, evictions, entries } = this;
-    return entries ? { hits, misses, notModified: this.notModifiedCount, entries: entries.size, bytes: entries.calculatedSize, evictions, dataTag: this.currentTag ?? null } : null;
+    return entries
+      ? {
+          hits,
+          misses,
+          notModified: this.notModifiedCount,
+          entries: entries.size,
+          bytes: entries.calculatedSize,
+          evictions,
+          dataTag: this.currentTag ?? null,
+        }
+      : null;
   }
 
   /** The data tag now, emptying the cache if it moved. */
@@ -172,7 +182,12 @@ class Ticket implements CacheTicket {
 
   keepEncoded(coding: string, bytes: Buffer): void {
     const { kept } = this;
-    if (!kept || this.cache.peek(this.requestKey) !== kept || sizeOf(kept) + bytes.length > this.cache.options.maxAnswerBytes) return;
+    if (
+      !kept ||
+      this.cache.peek(this.requestKey) !== kept ||
+      sizeOf(kept) + bytes.length > this.cache.options.maxAnswerBytes
+    )
+      return;
     // A new entry, not the old one changed: the cache counts an entry's size when it is set.
     this.kept = { ...kept, encoded: new Map(kept.encoded).set(coding, bytes) };
     this.cache.store(this.requestKey, this.tag, this.kept);

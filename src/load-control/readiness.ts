@@ -19,7 +19,12 @@ const DATABASE_PROBE_TIMEOUT_MS = 2_000;
  * this replica nothing yet. Never ready again once the server is draining: the load
  * balancer must stop sending before the listener closes.
  */
-export function createReadiness(knex: Knex, authenticator: ReadyProbe, peerIndex?: ReadyProbe, draining = () => false): Readiness {
+export function createReadiness(
+  knex: Knex,
+  authenticator: ReadyProbe,
+  peerIndex?: ReadyProbe,
+  draining = () => false,
+): Readiness {
   return {
     async check() {
       if (draining()) return { ready: false, reasons: ["the server is shutting down"] };

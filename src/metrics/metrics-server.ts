@@ -15,7 +15,10 @@ export interface MetricsServer {
  * Serves `GET /metrics` in Prometheus's text format on its own port (METRICS_PORT),
  * with no token: that port is for the scraper inside the network, never the API's.
  */
-export async function startMetricsServer(registry: Registry, options: { port: number; host: string; log: Logger }): Promise<MetricsServer> {
+export async function startMetricsServer(
+  registry: Registry,
+  options: { port: number; host: string; log: Logger },
+): Promise<MetricsServer> {
   const server = http.createServer((req, res) => void answer(registry, options.log, req, res));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -39,7 +42,12 @@ export async function startMetricsServer(registry: Registry, options: { port: nu
   };
 }
 
-async function answer(registry: Registry, log: Logger, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function answer(
+  registry: Registry,
+  log: Logger,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
   const path = requestPath(req);
   if (path !== "/metrics") {
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found: the metrics are at /metrics\n");

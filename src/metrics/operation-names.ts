@@ -52,7 +52,8 @@ export type OperationNamer = (httpMethod: string, path: string) => string;
 export function createOperationNamer(services: readonly DescService[] = NAMED_SERVICES): OperationNamer {
   const byRpcPath = new Map<string, string>();
   for (const service of services) {
-    for (const method of service.methods) byRpcPath.set(`/${service.typeName}/${method.name}`, `${service.typeName}/${method.name}`);
+    for (const method of service.methods)
+      byRpcPath.set(`/${service.typeName}/${method.name}`, `${service.typeName}/${method.name}`);
   }
   // Its own table (it remembers recent paths): the REST face's is not reachable from here.
   const restRoutes = createRouteTable(readHttpRoutes(services.flatMap((service) => service.methods)));

@@ -32,7 +32,11 @@ export function registerPeerIndexMetrics(registry: Registry, peerIndex: PeerInde
         else this.set(value);
       },
     });
-  single("cpb_peer_index_version", "The dataset version of the answering snapshot (none before the first build).", (s) => s.version);
+  single(
+    "cpb_peer_index_version",
+    "The dataset version of the answering snapshot (none before the first build).",
+    (s) => s.version,
+  );
   single("cpb_peer_index_bytes", "Bytes of the answering snapshot's columns.", (s) => s.bytes);
   single("cpb_peer_index_build_seconds", "How long the answering snapshot took to build.", (s) => s.buildMs / 1000);
   single("cpb_peer_index_programs", "Programs in the answering snapshot.", (s) => s.programs);

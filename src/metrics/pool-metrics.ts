@@ -45,7 +45,9 @@ export function registerPoolMetrics(registry: Registry, knex: Knex): void {
         else this.remove();
       },
     });
-  single("cpb_db_pool_pending_acquires", "Callers waiting for a connection of the database pool.", (p) => p.numPendingAcquires());
+  single("cpb_db_pool_pending_acquires", "Callers waiting for a connection of the database pool.", (p) =>
+    p.numPendingAcquires(),
+  );
   single("cpb_db_pool_pending_creates", "Connections of the database pool being opened.", (p) => p.numPendingCreates());
   single("cpb_db_pool_max_connections", "The most connections the database pool may hold.", (p) => p.max);
 }

@@ -22,7 +22,10 @@ const LABEL_NAMES = ["operation", "protocol", "code"] as const;
  * fixed set (operation-names.ts), the protocol, the outcome code. Returns the wrapper
  * that does it around the port's handler.
  */
-export function createRequestMetrics(registry: Registry, nameOperation: OperationNamer): (handler: RequestHandler) => RequestHandler {
+export function createRequestMetrics(
+  registry: Registry,
+  nameOperation: OperationNamer,
+): (handler: RequestHandler) => RequestHandler {
   const requests = new Counter({
     name: "cpb_requests_total",
     help: "Requests answered (or given up) on the API port, by operation, protocol and outcome code.",

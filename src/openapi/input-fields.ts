@@ -84,7 +84,16 @@ export function inputAnnotations(field: DescField, documented: string, extra?: s
   const aliases = aliasesOf(field, documented);
   const names = aliases.length === 0 ? "" : `; also accepted as ${aliases.map((name) => `\`${name}\``).join(", ")}`;
   const matching = `The name matches case-insensitively, ignoring spaces${names}.`;
-  const closed = getOption(field, closed_set).length > 0 ? " Values match case-insensitively, ignoring spaces, `_` and `-`; empty means the first." : "";
-  const description = [descriptionOf(field), extra, matching + closed].filter((text) => text !== undefined).join("\n\n");
-  return { description, ...(aliases.length > 0 ? { "x-aliases": aliases } : {}), ...(field.deprecated ? { deprecated: true } : {}) };
+  const closed =
+    getOption(field, closed_set).length > 0
+      ? " Values match case-insensitively, ignoring spaces, `_` and `-`; empty means the first."
+      : "";
+  const description = [descriptionOf(field), extra, matching + closed]
+    .filter((text) => text !== undefined)
+    .join("\n\n");
+  return {
+    description,
+    ...(aliases.length > 0 ? { "x-aliases": aliases } : {}),
+    ...(field.deprecated ? { deprecated: true } : {}),
+  };
 }

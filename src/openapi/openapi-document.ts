@@ -58,7 +58,8 @@ export function openApiDocument(routes: readonly HttpRoute[], options: OpenApiOp
     // Two spellings of one shape would be two path items for the same requests.
     const shape = templateShape(route.template);
     const spelled = shapes.get(shape);
-    if (spelled !== undefined && spelled !== path.path) throw new Error(`${path.path} and ${spelled} are one path spelled twice`);
+    if (spelled !== undefined && spelled !== path.path)
+      throw new Error(`${path.path} and ${spelled} are one path spelled twice`);
     shapes.set(shape, path.path);
     const item = paths.get(path.path) ?? {};
     const operation = operationObject(route, path, {
@@ -101,9 +102,11 @@ export function openApiDocument(routes: readonly HttpRoute[], options: OpenApiOp
  * last segment, until every operation's is its own.
  */
 function distinguishSummaries(operations: readonly { route: HttpRoute; path: string; operation: JsonObject }[]): void {
-  const shared = (op: { operation: JsonObject }) => operations.filter((other) => other.operation.summary === op.operation.summary).length > 1;
+  const shared = (op: { operation: JsonObject }) =>
+    operations.filter((other) => other.operation.summary === op.operation.summary).length > 1;
   const byMethod = operations.filter(shared);
   for (const { route, operation } of byMethod) operation.summary = `${String(operation.summary)} (${route.httpMethod})`;
   const byPath = operations.filter(shared);
-  for (const { path, operation } of byPath) operation.summary = `${String(operation.summary).slice(0, -1)}, ${path.slice(path.lastIndexOf("/") + 1)})`;
+  for (const { path, operation } of byPath)
+    operation.summary = `${String(operation.summary).slice(0, -1)}, ${path.slice(path.lastIndexOf("/") + 1)})`;
 }

@@ -21,7 +21,8 @@ export interface OperationContext {
  */
 const ETAG: JsonObject = {
   ETag: {
-    description: "A strong validator of this answer under the data answering now; send it back as `If-None-Match` to get a 304 while the data is unchanged.",
+    description:
+      "A strong validator of this answer under the data answering now; send it back as `If-None-Match` to get a 304 while the data is unchanged.",
     schema: { type: "string" },
   },
 };
@@ -30,7 +31,11 @@ const ETAG: JsonObject = {
  * The Operation Object of one route: its summary and description from the rpc's
  * comment (proto-descriptions.ts), its inputs, and every answer it can give.
  */
-export function operationObject(route: HttpRoute, path: OpenApiPath, { components, operationId, security }: OperationContext): JsonObject {
+export function operationObject(
+  route: HttpRoute,
+  path: OpenApiPath,
+  { components, operationId, security }: OperationContext,
+): JsonObject {
   const parameters = routeParameters(route, path);
   const body = requestBody(components, route, path);
   return {
@@ -40,10 +45,18 @@ export function operationObject(route: HttpRoute, path: OpenApiPath, { component
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: {
-      "200": { description: answerDescription(route), headers: ETAG, content: { "application/json": { schema: answerSchema(components, route) } } },
+      "200": {
+        description: answerDescription(route),
+        headers: ETAG,
+        content: { "application/json": { schema: answerSchema(components, route) } },
+      },
       // rest-handler.ts answers it for any method (a POST's ETag works alike), before
       // the call is made: the caller already has the answer.
-      "304": { description: "Not modified: `If-None-Match` named this answer's ETag and the data has not changed since. No body.", headers: ETAG },
+      "304": {
+        description:
+          "Not modified: `If-None-Match` named this answer's ETag and the data has not changed since. No body.",
+        headers: ETAG,
+      },
       ...errorResponses(route, path),
     },
     security,

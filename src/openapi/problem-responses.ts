@@ -24,7 +24,8 @@ interface ErrorStatus {
 
 const CHALLENGE: JsonObject = {
   "WWW-Authenticate": {
-    description: 'The RFC 6750 challenge: `Bearer realm="commercialpolicybenchmark"`, with `error` and `error_description` for a bad token or a missing scope.',
+    description:
+      'The RFC 6750 challenge: `Bearer realm="commercialpolicybenchmark"`, with `error` and `error_description` for a bad token or a missing scope.',
     required: true,
     schema: { type: "string" },
   },
@@ -49,13 +50,21 @@ const ERROR_STATUSES: readonly ErrorStatus[] = [
     headers: { Allow: { description: "The methods the path takes.", required: true, schema: { type: "string" } } },
     appliesTo: () => false,
   },
-  { status: 413, why: "The body is over the size limit; the connection is closed after this answer.", appliesTo: (route) => route.body !== "" },
+  {
+    status: 413,
+    why: "The body is over the size limit; the connection is closed after this answer.",
+    appliesTo: (route) => route.body !== "",
+  },
   { status: 500, why: "Anything else; the body never shows internals." },
   {
     status: 503,
     why: "The database cannot be reached, or the server is at capacity: retry after `Retry-After` seconds.",
     headers: {
-      "Retry-After": { description: "Seconds to wait before retrying (RFC 9110, 10.2.3).", required: true, schema: { type: "integer", minimum: 0 } },
+      "Retry-After": {
+        description: "Seconds to wait before retrying (RFC 9110, 10.2.3).",
+        required: true,
+        schema: { type: "integer", minimum: 0 },
+      },
     },
   },
 ];
@@ -68,23 +77,36 @@ const PROBLEM_SCHEMAS: JsonObject = {
     type: "object",
     properties: {
       status: { type: "integer", format: "int32", description: "The HTTP status of the answer." },
-      code: { type: "string", enum: CONNECT_CODES.map(codeName), description: "The Connect code; gRPC and Connect callers get the same code." },
+      code: {
+        type: "string",
+        enum: CONNECT_CODES.map(codeName),
+        description: "The Connect code; gRPC and Connect callers get the same code.",
+      },
       title: { type: "string", description: "The status's reason phrase." },
       detail: { type: "string" },
-      errors: { type: "array", items: { $ref: "#/components/schemas/ProblemError" }, description: "With `invalid_argument`: every problem of the request." },
+      errors: {
+        type: "array",
+        items: { $ref: "#/components/schemas/ProblemError" },
+        description: "With `invalid_argument`: every problem of the request.",
+      },
       disclosure: { $ref: "#/components/schemas/DisclosureRefusal" },
     },
     required: ["status", "code", "title", "detail"],
   },
   DisclosureRefusal: {
     type: "object",
-    description: "With `failed_precondition`: why the disclosure rule refused the peer group. It never states the shares found.",
+    description:
+      "With `failed_precondition`: why the disclosure rule refused the peer group. It never states the shares found.",
     properties: {
       condition: { type: "string", enum: ["min_companies", "max_top2_share", "max_source_share"] },
-      threshold: { type: "number", description: "The threshold in force: companies for `min_companies`, else a percentage (25 is 25%)." },
+      threshold: {
+        type: "number",
+        description: "The threshold in force: companies for `min_companies`, else a percentage (25 is 25%).",
+      },
       suggestion: {
         anyOf: [{ $ref: "#/components/schemas/PeerGroupSuggestion" }, { type: "null" }],
-        description: "The best wider peer group that passes the rule and holds at least 30 programs (SEMANTICS.md section 14), ready to send again; null when none does.",
+        description:
+          "The best wider peer group that passes the rule and holds at least 30 programs (SEMANTICS.md section 14), ready to send again; null when none does.",
       },
     },
     required: ["condition", "threshold", "suggestion"],
@@ -92,9 +114,17 @@ const PROBLEM_SCHEMAS: JsonObject = {
   ProblemError: {
     type: "object",
     properties: {
-      field: { type: "string", description: "The input's canonical name, as in the spec's JSON form, whatever spelling the request used." },
+      field: {
+        type: "string",
+        description: "The input's canonical name, as in the spec's JSON form, whatever spelling the request used.",
+      },
       message: { type: "string" },
-      position: { type: "integer", format: "int32", minimum: 0, description: "For `$filter`: where the offending token starts, in code points." },
+      position: {
+        type: "integer",
+        format: "int32",
+        minimum: 0,
+        description: "For `$filter`: where the offending token starts, in code points.",
+      },
     },
     required: ["field", "message"],
   },
@@ -108,7 +138,9 @@ function responseName(status: number): string {
 /** The `Problem` and `ProblemError` schemas, and one response per error status. */
 export function problemComponents(): { schemas: JsonObject; responses: JsonObject } {
   const responses = ERROR_STATUSES.map(({ status, why, codes, headers }): [string, JsonObject] => {
-    const names = (codes ?? CONNECT_CODES.filter((code) => httpStatusOf(code) === status)).map((code) => `\`${codeName(code)}\``);
+    const names = (codes ?? CONNECT_CODES.filter((code) => httpStatusOf(code) === status)).map(
+      (code) => `\`${codeName(code)}\``,
+    );
     return [
       responseName(status),
       {

@@ -19,7 +19,9 @@ export function requestBody(components: SchemaComponents, route: HttpRoute, path
   if (route.body === "") return undefined;
   const schema =
     path.variables.length === 0
-      ? components.ref(route.method.input.name, route.method.input, "request", () => bodySchema(route.method.input, new Set()))
+      ? components.ref(route.method.input.name, route.method.input, "request", () =>
+          bodySchema(route.method.input, new Set()),
+        )
       : bodySchema(route.method.input, new Set(path.variables.map((field) => field.name)));
   return { content: { "application/json": { schema } } };
 }
@@ -31,7 +33,10 @@ export function requestBody(components: SchemaComponents, route: HttpRoute, path
  */
 function bodySchema(message: DescMessage, pathFields: ReadonlySet<string>): JsonObject {
   const fields = inputFields(message, pathFields);
-  const properties = fields.map((field) => [field.jsonName, { ...inputSchema(field), ...inputAnnotations(field, field.jsonName) }]);
+  const properties = fields.map((field) => [
+    field.jsonName,
+    { ...inputSchema(field), ...inputAnnotations(field, field.jsonName) },
+  ]);
   const required = fields.filter(isRequired).map((field) => field.jsonName);
   return { type: "object", properties: Object.fromEntries(properties), ...(required.length > 0 ? { required } : {}) };
 }

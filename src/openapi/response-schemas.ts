@@ -16,7 +16,9 @@ import type { SchemaComponents } from "./schema-components.js";
 export function answerMessageRef(components: SchemaComponents, message: DescMessage): JsonObject {
   return components.ref(message.name, message, "response", () => ({
     type: "object",
-    properties: Object.fromEntries(message.fields.map((field) => [field.jsonName, answerFieldSchema(components, field)])),
+    properties: Object.fromEntries(
+      message.fields.map((field) => [field.jsonName, answerFieldSchema(components, field)]),
+    ),
     required: message.fields.map((field) => field.jsonName),
     ...(message.deprecated ? { deprecated: true } : {}),
   }));
@@ -44,5 +46,7 @@ export function answerFieldSchema(components: SchemaComponents, field: DescField
     default:
       break;
   }
-  throw new Error(`${field.parent.typeName}.${field.name}: ${field.fieldKind} fields are not supported in REST answers`);
+  throw new Error(
+    `${field.parent.typeName}.${field.name}: ${field.fieldKind} fields are not supported in REST answers`,
+  );
 }

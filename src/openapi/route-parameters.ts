@@ -16,7 +16,14 @@ import { descriptionOf } from "./proto-descriptions.js";
 export function routeParameters(route: HttpRoute, path: OpenApiPath): JsonObject[] {
   const pathParameters = path.variables.map((field): JsonObject => {
     const description = descriptionOf(field);
-    return { name: field.jsonName, in: "path", required: true, schema: inputSchema(field), ...(description ? { description } : {}), ...deprecation(field) };
+    return {
+      name: field.jsonName,
+      in: "path",
+      required: true,
+      schema: inputSchema(field),
+      ...(description ? { description } : {}),
+      ...deprecation(field),
+    };
   });
   if (route.body !== "") return pathParameters;
   const bound = new Set(path.variables.map((field) => field.name));
@@ -26,7 +33,8 @@ export function routeParameters(route: HttpRoute, path: OpenApiPath): JsonObject
 function queryParameter(field: DescField): JsonObject {
   const name = inputName(field, "query");
   const required: JsonObject = isRequired(field) ? { required: true } : {};
-  if (field.fieldKind !== "list") return { name, in: "query", ...required, schema: inputSchema(field), ...inputAnnotations(field, name) };
+  if (field.fieldKind !== "list")
+    return { name, in: "query", ...required, schema: inputSchema(field), ...inputAnnotations(field, name) };
   // The spec's form is comma-separated (2.1); the binder also collects repeated
   // parameters (field-binding.ts), which `explode: true` clients would send.
   const annotations = inputAnnotations(field, name, "Comma-separated; the parameter may also be repeated.");

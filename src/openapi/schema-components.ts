@@ -27,7 +27,9 @@ export function createSchemaComponents(): SchemaComponents {
     ref(name, message, role, build) {
       const owner = owners.get(name);
       if (owner && (owner.message !== message || owner.role !== role)) {
-        throw new Error(`schema "${name}": both the ${owner.role} ${owner.message.typeName} and the ${role} ${message.typeName}`);
+        throw new Error(
+          `schema "${name}": both the ${owner.role} ${owner.message.typeName} and the ${role} ${message.typeName}`,
+        );
       }
       if (!owner) {
         // Registered before it is built: a message that contains itself refers to its own name.

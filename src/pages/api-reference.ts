@@ -23,7 +23,13 @@ export function createApiReference(): Map<string, StaticFile> {
 }
 
 function buildReference(): Map<string, StaticFile> {
-  const bundle = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js"));
+  const bundle = readFileSync(
+    path.join(
+      path.dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")),
+      "browser",
+      "standalone.js",
+    ),
+  );
   const options = {
     url: "/openapi.json",
     favicon: FAVICON_PATH,
@@ -60,7 +66,13 @@ function buildReference(): Map<string, StaticFile> {
   const policy = `${BASE_POLICY}; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:`;
   const script = "text/javascript; charset=utf-8";
   return new Map([
-    [DOCS_PATH, createStaticFile(Buffer.from(html), { contentType: "text/html; charset=utf-8", headers: { "content-security-policy": policy, ...PAGE_HEADERS } })],
+    [
+      DOCS_PATH,
+      createStaticFile(Buffer.from(html), {
+        contentType: "text/html; charset=utf-8",
+        headers: { "content-security-policy": policy, ...PAGE_HEADERS },
+      }),
+    ],
     [`${DOCS_PATH}/scalar.js`, createStaticFile(bundle, { contentType: script })],
     [`${DOCS_PATH}/init.js`, createStaticFile(Buffer.from(init), { contentType: script })],
   ]);

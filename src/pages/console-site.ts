@@ -85,7 +85,12 @@ const CONTENT_TYPES: Record<string, string> = {
  * identity provider and sends the token with its API calls. Without a bundle, `/console/`
  * says how to build one.
  */
-export function createConsoleSite({ distDir, settings, connectSrc = [], log }: {
+export function createConsoleSite({
+  distDir,
+  settings,
+  connectSrc = [],
+  log,
+}: {
   distDir: string;
   settings: ConsoleSettings;
   /** CONSOLE_CONNECT_SRC: more origins the app may call (connect-src), set by the operator. */
@@ -106,13 +111,17 @@ export function createConsoleSite({ distDir, settings, connectSrc = [], log }: {
       files.set(relative === "index.html" ? `${CONSOLE_PATH}/` : `${CONSOLE_PATH}/${relative}`, served);
     }
   }
-  files.set(`${CONSOLE_PATH}/config.json`, createStaticFile(Buffer.from(JSON.stringify(settings)), { contentType: "application/json" }));
+  files.set(
+    `${CONSOLE_PATH}/config.json`,
+    createStaticFile(Buffer.from(JSON.stringify(settings)), { contentType: "application/json" }),
+  );
 
   return {
     built,
     allowConnect(url) {
       if ((url.protocol !== "https:" && !isLoopbackHttp(url)) || !isPolicyOrigin(url.origin)) {
-        const message = "the console's policy leaves out an origin the app was to call: not https, or not one a Content-Security-Policy can name";
+        const message =
+          "the console's policy leaves out an origin the app was to call: not https, or not one a Content-Security-Policy can name";
         if (log) log.warn({ url: url.href }, message);
         else process.emitWarning(`${message}: ${url.href}`);
         return;
@@ -153,7 +162,11 @@ Build it in the checkout with <code>npm run build:console</code> (<code>npm star
 </html>
 `;
   const body = Buffer.from(html);
-  res.writeHead(404, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", "content-length": body.length });
+  res.writeHead(404, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-cache",
+    "content-length": body.length,
+  });
   if (head) res.end();
   else res.end(body);
 }

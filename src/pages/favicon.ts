@@ -13,7 +13,10 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect w
 export const FAVICON_PATH = "/favicon.svg";
 
 export function createFavicon(): [string, StaticFile][] {
-  const file = createStaticFile(Buffer.from(SVG), { contentType: "image/svg+xml", headers: { "x-content-type-options": "nosniff" } });
+  const file = createStaticFile(Buffer.from(SVG), {
+    contentType: "image/svg+xml",
+    headers: { "x-content-type-options": "nosniff" },
+  });
   return [
     [FAVICON_PATH, file],
     ["/favicon.ico", file],

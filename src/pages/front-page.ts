@@ -10,7 +10,9 @@ ul{padding-left:1.2rem}li{margin:.4rem 0}a{color:#0a58ca}code{background:#f3f4f6
  * nothing about the data, only how to reach it.
  */
 export function createFrontPage(links: { console?: string }): StaticFile {
-  const consoleLink = links.console ? `\n<li><a href="${links.console}">Benchmark console</a>: build a peer group and see its figures</li>` : "";
+  const consoleLink = links.console
+    ? `\n<li><a href="${links.console}">Benchmark console</a>: build a peer group and see its figures</li>`
+    : "";
   const html = `<!doctype html>
 <html lang="en">
 <head>

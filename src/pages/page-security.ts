@@ -34,7 +34,8 @@ export function isPolicyOrigin(origin: string): boolean {
 export function consolePolicy(issuer: string, connectOrigins: readonly string[] = []): string {
   const issuerOrigin = new URL(issuer).origin;
   // AUTH_ISSUER is checked to be an https (or loopback http) URL, which its origin may still not be.
-  if (!isPolicyOrigin(issuerOrigin)) throw new Error(`AUTH_ISSUER's origin ${issuerOrigin} cannot be named in the console's Content-Security-Policy`);
+  if (!isPolicyOrigin(issuerOrigin))
+    throw new Error(`AUTH_ISSUER's origin ${issuerOrigin} cannot be named in the console's Content-Security-Policy`);
   const bad = connectOrigins.find((origin) => !isPolicyOrigin(origin));
   if (bad !== undefined) throw new Error(`${bad} cannot be named in the console's Content-Security-Policy`);
   const connect = [...new Set([issuerOrigin, ...connectOrigins])];

@@ -20,7 +20,11 @@ const NEGATIVE_KEYS = 0x8000;
  * all the values: a third of the time of selecting among them all. Undefined when
  * a value is negative (the bit order reverses there): the caller selects instead.
  */
-export function bucketSelect(column: Float64Array, rows: Uint32Array, positionsOf: (n: number) => number[]): { n: number; values: Map<number, number> } | undefined {
+export function bucketSelect(
+  column: Float64Array,
+  rows: Uint32Array,
+  positionsOf: (n: number) => number[],
+): { n: number; values: Map<number, number> } | undefined {
   const high = new Uint32Array(column.buffer, column.byteOffset, column.length * 2);
   let low = KEYS;
   let top = -1;
@@ -62,7 +66,8 @@ export function bucketSelect(column: Float64Array, rows: Uint32Array, positionsO
       if (target[high[row * 2 + 1]! >>> 16] === 1) values[m++] = column[row]!;
     }
     for (const key of keys) target[key] = 0;
-    const rankOf = ({ position, key, below: under }: (typeof found)[number]) => position - under + gatheredBelow.get(key)!;
+    const rankOf = ({ position, key, below: under }: (typeof found)[number]) =>
+      position - under + gatheredBelow.get(key)!;
     const selected = selectPositions(values, m, found.map(rankOf));
     return { n, values: new Map(found.map((f) => [f.position, selected.get(rankOf(f))!])) };
   } finally {

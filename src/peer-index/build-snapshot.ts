@@ -59,16 +59,25 @@ export async function buildSnapshot(connectionString: string): Promise<PeerSnaps
   await client.connect();
   try {
     await client.query("begin isolation level repeatable read read only");
-    const version = Number((await client.query<{ version: string }>("select version::text as version from dataset_version")).rows[0]!.version);
-    const lines = (await client.query<{ id: number; coverage: number }>(
-      "select line_of_business_id as id, coverage_id as coverage from lines_of_business order by 1",
-    )).rows;
-    const coverageIds = (await client.query<{ id: number }>("select coverage_id as id from coverages order by 1")).rows.map((r) => r.id);
-    const counts = (await client.query<{ programs: string; losses: string }>(
-      // Every program is room enough (the build keeps only those with a NAICS code).
-      `select (select count(*) from programs) as programs,
+    const version = Number(
+      (await client.query<{ version: string }>("select version::text as version from dataset_version")).rows[0]!
+        .version,
+    );
+    const lines = (
+      await client.query<{ id: number; coverage: number }>(
+        "select line_of_business_id as id, coverage_id as coverage from lines_of_business order by 1",
+      )
+    ).rows;
+    const coverageIds = (
+      await client.query<{ id: number }>("select coverage_id as id from coverages order by 1")
+    ).rows.map((r) => r.id);
+    const counts = (
+      await client.query<{ programs: string; losses: string }>(
+        // Every program is room enough (the build keeps only those with a NAICS code).
+        `select (select count(*) from programs) as programs,
               (select count(*) from loss_events l join companies c on c.company_id = l.company_id where c.naics2 is not null) as losses`,
-    )).rows[0]!;
+      )
+    ).rows[0]!;
 
     const builder = new SnapshotBuilder(version, coverageIds, lines);
     builder.startPrograms(Number(counts.programs));
@@ -83,4 +92,3 @@ export async function buildSnapshot(connectionString: string): Promise<PeerSnaps
     await client.end().catch(() => {});
   }
 }
-

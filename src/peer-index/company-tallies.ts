@@ -41,7 +41,12 @@ const AMOUNT_BITS = 3;
  * companies below `companyCount`. Both arrays have room for n keys; either is left
  * holding them sorted.
  */
-export function tallyCompanies(keys: Uint32Array, spare: Uint32Array, n: number, companyCount: number): [CompanyTally, CompanyTally, CompanyTally, CompanyTally] {
+export function tallyCompanies(
+  keys: Uint32Array,
+  spare: Uint32Array,
+  n: number,
+  companyCount: number,
+): [CompanyTally, CompanyTally, CompanyTally, CompanyTally] {
   let sorted = keys;
   let other = spare;
   // A pass per digit up to the largest company's highest bit (keys are below companyCount * 8).
@@ -49,7 +54,12 @@ export function tallyCompanies(keys: Uint32Array, spare: Uint32Array, n: number,
     radixPass(sorted, other, n, shift);
     [sorted, other] = [other, sorted];
   }
-  const [all, limit, premium, retention] = [new CompanyTally(), new CompanyTally(), new CompanyTally(), new CompanyTally()];
+  const [all, limit, premium, retention] = [
+    new CompanyTally(),
+    new CompanyTally(),
+    new CompanyTally(),
+    new CompanyTally(),
+  ];
   let r = 0;
   while (r < n) {
     const company = sorted[r]! >>> AMOUNT_BITS;

@@ -34,7 +34,8 @@ export interface CompanyBound {
 }
 
 /** Whether `programs` rows are settled by the bound (monotone: more rows settle too). */
-export const settles = (bound: CompanyBound | undefined, programs: number) => bound !== undefined && companyConditionsHold(bound.rule, programs, bound.maxPerCompany);
+export const settles = (bound: CompanyBound | undefined, programs: number) =>
+  bound !== undefined && companyConditionsHold(bound.rule, programs, bound.maxPerCompany);
 
 /** Each figure of an assessment, in the order of tallyCompanies's tallies, and the bit of its amount in a key (none: all rows). */
 const FIGURES = [
@@ -48,14 +49,20 @@ const FIGURES = [
  * An assessment's four figures. A row has an amount when it has a band (NO_BAND is
  * NULL): one byte read instead of eight.
  */
-export function assessmentContributors(snapshot: PeerSnapshot, rows: Uint32Array, count: number, bound?: CompanyBound): AssessmentContributors {
+export function assessmentContributors(
+  snapshot: PeerSnapshot,
+  rows: Uint32Array,
+  count: number,
+  bound?: CompanyBound,
+): AssessmentContributors {
   const { company, source, limitBand, premiumBand, retentionBand } = snapshot.programs;
   const perSourceAndAmounts = new Uint32Array(snapshot.sources.length * 8);
   // Keys are written in the same pass unless the bound may settle every figure.
   let keys = settles(bound, count) ? undefined : scratchKeys(count);
   for (let r = 0; r < count; r++) {
     const i = rows[r]!;
-    const amounts = (+(limitBand[i] !== NO_BAND) << 2) | (+(premiumBand[i] !== NO_BAND) << 1) | +(retentionBand[i] !== NO_BAND);
+    const amounts =
+      (+(limitBand[i] !== NO_BAND) << 2) | (+(premiumBand[i] !== NO_BAND) << 1) | +(retentionBand[i] !== NO_BAND);
     if (keys) keys[0][r] = company[i]! * 8 + amounts;
     perSourceAndAmounts[source[i]! * 8 + amounts]!++;
   }
@@ -75,7 +82,9 @@ export function assessmentContributors(snapshot: PeerSnapshot, rows: Uint32Array
     keys = scratchKeys(count);
     for (let r = 0; r < count; r++) {
       const i = rows[r]!;
-      keys[0][r] = company[i]! * 8 + ((+(limitBand[i] !== NO_BAND) << 2) | (+(premiumBand[i] !== NO_BAND) << 1) | +(retentionBand[i] !== NO_BAND));
+      keys[0][r] =
+        company[i]! * 8 +
+        ((+(limitBand[i] !== NO_BAND) << 2) | (+(premiumBand[i] !== NO_BAND) << 1) | +(retentionBand[i] !== NO_BAND));
     }
   }
   const tallies = tallyCompanies(keys[0], keys[1], count, snapshot.companyCount);
@@ -87,7 +96,13 @@ export function assessmentContributors(snapshot: PeerSnapshot, rows: Uint32Array
  * The contributors of the rows having a value in `amount` (NaN is NULL): the RPMs, the
  * limits of the median limit; of all the rows without one (the program count).
  */
-export function contributorsOfRows(snapshot: PeerSnapshot, rows: Uint32Array, count: number, amount?: Float64Array, bound?: CompanyBound): Contributors {
+export function contributorsOfRows(
+  snapshot: PeerSnapshot,
+  rows: Uint32Array,
+  count: number,
+  amount?: Float64Array,
+  bound?: CompanyBound,
+): Contributors {
   const { company, source } = snapshot.programs;
   const perSource = new Uint32Array(snapshot.sources.length);
   const mayBeSettled = settles(bound, count);
@@ -108,16 +123,31 @@ export function contributorsOfRows(snapshot: PeerSnapshot, rows: Uint32Array, co
 /** One figure's Contributors: its companies from their tally, its sources from their counts. */
 function contributorsFrom(tally: CompanyTally, perSource: Uint32Array): Contributors {
   const { programs, partnerPrograms, largestSourcePrograms } = sourcesOf(perSource);
-  return { programs, companies: tally.companies, topTwoCompanyPrograms: tally.topTwo, partnerPrograms, largestSourcePrograms };
+  return {
+    programs,
+    companies: tally.companies,
+    topTwoCompanyPrograms: tally.topTwo,
+    partnerPrograms,
+    largestSourcePrograms,
+  };
 }
 
 /** One figure's Contributors when the bound settles its companies: at least n / m of them, the two largest at most 2m. */
 export function boundedContributors(perSource: Uint32Array, { maxPerCompany }: CompanyBound): Contributors {
   const { programs, partnerPrograms, largestSourcePrograms } = sourcesOf(perSource);
-  return { programs, companies: Math.ceil(programs / maxPerCompany), topTwoCompanyPrograms: Math.min(programs, 2 * maxPerCompany), partnerPrograms, largestSourcePrograms, bounds: true };
+  return {
+    programs,
+    companies: Math.ceil(programs / maxPerCompany),
+    topTwoCompanyPrograms: Math.min(programs, 2 * maxPerCompany),
+    partnerPrograms,
+    largestSourcePrograms,
+    bounds: true,
+  };
 }
 
-function sourcesOf(perSource: Uint32Array): Pick<Contributors, "programs" | "partnerPrograms" | "largestSourcePrograms"> {
+function sourcesOf(
+  perSource: Uint32Array,
+): Pick<Contributors, "programs" | "partnerPrograms" | "largestSourcePrograms"> {
   let programs = 0;
   let largestSource = 0;
   for (let s = 0; s < perSource.length; s++) {

@@ -8,7 +8,14 @@ const DOT = 46;
 const ZERO = 48;
 const UPPER_N = 78;
 /** The control characters COPY writes as a backslash and a letter (b f n r t v), by the letter's byte. */
-const CONTROL_ESCAPES = new Map([[98, 8], [102, 12], [110, 10], [114, 13], [116, 9], [118, 11]]);
+const CONTROL_ESCAPES = new Map([
+  [98, 8],
+  [102, 12],
+  [110, 10],
+  [114, 13],
+  [116, 9],
+  [118, 11],
+]);
 
 /**
  * One row of a `COPY ... TO STDOUT` in text format, read in place: fields are byte
@@ -113,7 +120,11 @@ export class CopyRow {
  * Streams the rows of a COPY TO STDOUT (text format) through `onRow`, one reused
  * CopyRow per stream. Rows may straddle chunks: the tail of a chunk waits for the next.
  */
-export async function forEachCopyRow(stream: Readable, fieldCount: number, onRow: (row: CopyRow) => void): Promise<number> {
+export async function forEachCopyRow(
+  stream: Readable,
+  fieldCount: number,
+  onRow: (row: CopyRow) => void,
+): Promise<number> {
   const row = new CopyRow(fieldCount);
   const { starts, ends } = row;
   let rows = 0;

@@ -2,7 +2,12 @@ import type { DisclosureRule } from "../benchmark/disclosure-rule.js";
 import type { LossYearFilter } from "../benchmark/loss-years.js";
 import type { PeerEngine } from "../benchmark/peer-engine.js";
 import type { CoverageReference } from "../benchmark/peer-group.js";
-import type { AssessmentStatistics, LimitAdequacyStatistics, PeerCount, RpmStatistics } from "../benchmark/peer-statistics.js";
+import type {
+  AssessmentStatistics,
+  LimitAdequacyStatistics,
+  PeerCount,
+  RpmStatistics,
+} from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import { assessmentContributors, contributorsOfRows, type CompanyBound } from "./contributor-counts.js";
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
@@ -14,10 +19,23 @@ import { periodDays, trendFigures } from "./trend-figures.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
 import { countWidenings } from "./widening-counts.js";
 import { inTurn } from "../load-control/turns.js";
-import { emptyNaicsRows, type CompanyColumns, type CoverageSlices, type NaicsRows, type PeerSnapshot, type RowRange } from "./snapshot.js";
+import {
+  emptyNaicsRows,
+  type CompanyColumns,
+  type CoverageSlices,
+  type NaicsRows,
+  type PeerSnapshot,
+  type RowRange,
+} from "./snapshot.js";
 
 /** What an unknown coverage reads as: nothing, so the service answers 400 as with SQL. */
-const UNKNOWN_COVERAGE: CoverageSlices = { lineOfBusinessIds: [], programs: emptyNaicsRows(), losses: emptyNaicsRows(), exact: true, maxProgramsPerCompany: 0 };
+const UNKNOWN_COVERAGE: CoverageSlices = {
+  lineOfBusinessIds: [],
+  programs: emptyNaicsRows(),
+  losses: emptyNaicsRows(),
+  exact: true,
+  maxProgramsPerCompany: 0,
+};
 
 export interface IndexPeerEngineOptions {
   /**
@@ -48,7 +66,11 @@ interface Opened {
  * call to `fallback`, the SQL engine, which must count contributors as this engine is
  * told to. Calls take turns on the event loop (turns.ts).
  */
-export function createIndexPeerEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine, options: IndexPeerEngineOptions = {}): PeerEngine {
+export function createIndexPeerEngine(
+  currentSnapshot: () => PeerSnapshot | undefined,
+  fallback: PeerEngine,
+  options: IndexPeerEngineOptions = {},
+): PeerEngine {
   return takingTurns(createEngine(currentSnapshot, fallback, options.contributors ?? false, options.disclosure));
 }
 
@@ -65,15 +87,22 @@ function takingTurns(engine: PeerEngine): PeerEngine {
   };
 }
 
-function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback: PeerEngine, counting: boolean, rule: DisclosureRule | undefined): PeerEngine {
-  const boundOf = ({ coverage }: Opened): CompanyBound | undefined => rule && { rule, maxPerCompany: coverage.maxProgramsPerCompany };
+function createEngine(
+  currentSnapshot: () => PeerSnapshot | undefined,
+  fallback: PeerEngine,
+  counting: boolean,
+  rule: DisclosureRule | undefined,
+): PeerEngine {
+  const boundOf = ({ coverage }: Opened): CompanyBound | undefined =>
+    rule && { rule, maxPerCompany: coverage.maxProgramsPerCompany };
 
   /** The snapshot and coverage to answer from, or undefined to ask the fallback. */
   function open(coverageId: number): Opened | undefined {
     const snapshot = currentSnapshot();
     if (!snapshot) return undefined;
     const coverage = snapshot.coverages.get(coverageId);
-    if (!coverage) return { snapshot, coverage: UNKNOWN_COVERAGE, reference: { coverageKnown: false, lineOfBusinessIds: [] } };
+    if (!coverage)
+      return { snapshot, coverage: UNKNOWN_COVERAGE, reference: { coverageKnown: false, lineOfBusinessIds: [] } };
     if (!coverage.exact) return undefined;
     return { snapshot, coverage, reference: { coverageKnown: true, lineOfBusinessIds: coverage.lineOfBusinessIds } };
   }
@@ -103,8 +132,12 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       if (!opened) return fallback.rpm(peers, window, clientRpm);
       const { snapshot, coverage, reference } = opened;
       const { rows, count } = matchPrograms(opened, compilePeerFilter(snapshot, peers), window);
-      const answer: RpmStatistics = { reference, ...rpmFiguresOfRows(snapshot.programs, snapshot.largeRpms, coverage.programs, rows, count, clientRpm) };
-      if (counting) answer.contributors = contributorsOfRows(snapshot, rows, count, snapshot.programs.rpm, boundOf(opened));
+      const answer: RpmStatistics = {
+        reference,
+        ...rpmFiguresOfRows(snapshot.programs, snapshot.largeRpms, coverage.programs, rows, count, clientRpm),
+      };
+      if (counting)
+        answer.contributors = contributorsOfRows(snapshot, rows, count, snapshot.programs.rpm, boundOf(opened));
       return answer;
     },
 
@@ -121,7 +154,10 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
     async lossCount(peers, years) {
       const opened = open(peers.coverageId);
       if (!opened) return fallback.lossCount(peers, years);
-      return { reference: opened.reference, count: matchLosses(opened, compilePeerFilter(opened.snapshot, peers), years).count };
+      return {
+        reference: opened.reference,
+        count: matchLosses(opened, compilePeerFilter(opened.snapshot, peers), years).count,
+      };
     },
 
     async limitAdequacy(peers, years, window) {
@@ -129,12 +165,24 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       if (!opened) return fallback.limitAdequacy(peers, years, window);
       const filter = compilePeerFilter(opened.snapshot, peers);
       const programs = matchPrograms(opened, filter, window);
-      const medianLimit = medianLimitOfRows(opened.snapshot.programs, opened.coverage.programs, programs.rows, programs.count);
+      const medianLimit = medianLimitOfRows(
+        opened.snapshot.programs,
+        opened.coverage.programs,
+        programs.rows,
+        programs.count,
+      );
       const losses = matchLosses(opened, filter, years);
       const cases = casesInOrder(opened.snapshot.losses, opened.coverage.losses, losses.rows, losses.count);
       const answer: LimitAdequacyStatistics = { reference: opened.reference, cases, medianLimit };
       // The rows the median limit reads: the default window's, with a limit.
-      if (counting) answer.contributors = contributorsOfRows(opened.snapshot, programs.rows, programs.count, opened.snapshot.programs.limit, boundOf(opened));
+      if (counting)
+        answer.contributors = contributorsOfRows(
+          opened.snapshot,
+          programs.rows,
+          programs.count,
+          opened.snapshot.programs.limit,
+          boundOf(opened),
+        );
       return answer;
     },
 
@@ -146,9 +194,16 @@ function createEngine(currentSnapshot: () => PeerSnapshot | undefined, fallback:
       const span = trendSpan(periods);
       const programs = matchPrograms(opened, filter, span);
       // A loss's year is its loss date's: the span's years hold every loss of the span.
-      const losses = matchLosses(opened, filter, { kind: "range", oldest: Number(span.start.slice(0, 4)), newest: Number(span.end.slice(0, 4)) });
+      const losses = matchLosses(opened, filter, {
+        kind: "range",
+        oldest: Number(span.start.slice(0, 4)),
+        newest: Number(span.end.slice(0, 4)),
+      });
       const contributors = { counting, bound: boundOf(opened) };
-      return { reference: opened.reference, periods: trendFigures(opened.snapshot, periodDays(periods), periods.length, programs, losses, contributors) };
+      return {
+        reference: opened.reference,
+        periods: trendFigures(opened.snapshot, periodDays(periods), periods.length, programs, losses, contributors),
+      };
     },
 
     async widenings(space) {
@@ -175,7 +230,9 @@ function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilte
 
 /** The peer loss events passing the loss-year filter: in each NAICS key matched, the years are one range. */
 function matchLosses({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, years: LossYearFilter) {
-  return matchInGroups(snapshot.losses, coverage.losses, filter, "losses", (run) => lossYearRange(snapshot.losses, run, years));
+  return matchInGroups(snapshot.losses, coverage.losses, filter, "losses", (run) =>
+    lossYearRange(snapshot.losses, run, years),
+  );
 }
 
 /** The matching rows of the part (`within`) of each matched NAICS key's group, in scratch space. */

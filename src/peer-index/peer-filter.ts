@@ -46,14 +46,20 @@ export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): Com
   };
 }
 
-
 /**
  * Appends the rows of [start, end) whose company and line match to `out`, after its
  * first `count`; returns the new count. The one pass every operation makes over its
  * rows. Every row visited is written at out[count], which never passes the rows
  * visited, so it stays within scratch space sized to the coverage.
  */
-export function matchRows(columns: CompanyColumns, filter: CompiledPeerFilter, start: number, end: number, out: Uint32Array, count: number): number {
+export function matchRows(
+  columns: CompanyColumns,
+  filter: CompiledPeerFilter,
+  start: number,
+  end: number,
+  out: Uint32Array,
+  count: number,
+): number {
   const { organization, line } = columns;
   const exposure = columns[filter.exposure];
   const { low, high } = filter;

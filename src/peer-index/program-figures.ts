@@ -28,10 +28,23 @@ function centsOf(amount: Decimal): number {
  * compares false, so it is neither below nor equal, and its band is NO_BAND, a slot
  * of its own.
  */
-export function assessmentFigures(columns: ProgramColumns, rows: Uint32Array, count: number, selected: SelectedAmounts) {
+export function assessmentFigures(
+  columns: ProgramColumns,
+  rows: Uint32Array,
+  count: number,
+  selected: SelectedAmounts,
+) {
   const { limit, premium, retention, limitBand, premiumBand, retentionBand } = columns;
-  const [xLimit, xPremium, xRetention] = [centsOf(selected.limit), centsOf(selected.premium), centsOf(selected.retention)];
-  const [limitCounts, premiumCounts, retentionCounts] = [new Int32Array(NO_BAND + 1), new Int32Array(NO_BAND + 1), new Int32Array(NO_BAND + 1)];
+  const [xLimit, xPremium, xRetention] = [
+    centsOf(selected.limit),
+    centsOf(selected.premium),
+    centsOf(selected.retention),
+  ];
+  const [limitCounts, premiumCounts, retentionCounts] = [
+    new Int32Array(NO_BAND + 1),
+    new Int32Array(NO_BAND + 1),
+    new Int32Array(NO_BAND + 1),
+  ];
   let [limitBelow, limitEqual, premiumBelow, premiumEqual, retentionBelow, retentionEqual] = [0, 0, 0, 0, 0, 0];
   for (let r = 0; r < count; r++) {
     const i = rows[r]!;
@@ -114,13 +127,20 @@ export function rpmFiguresOfRows(
         walkedStatistics(bits, coverage, columns.rowByRpmRank, n, wanted, (row) =>
           largeRpms.has(row) ? new Decimal(largeRpms.get(row)!.toString()) : new Decimal(rpm[row]!),
         );
-  const [firstQuartile, median, fourthQuartile] = QUARTILES.map((p) => roundHalfAwayFromZero(quantile(n, p, valueAt).div(100), 2)) as [Decimal, Decimal, Decimal];
+  const [firstQuartile, median, fourthQuartile] = QUARTILES.map((p) =>
+    roundHalfAwayFromZero(quantile(n, p, valueAt).div(100), 2),
+  ) as [Decimal, Decimal, Decimal];
   const maxRpm = n === 0 ? new Decimal(0) : valueAt(n - 1).div(100);
   return { firstQuartile, median, fourthQuartile, maxRpm, rank: { below, equal, total: n } };
 }
 
 /** The median limit of the rows, rounded to whole dollars (SEMANTICS.md section 9). */
-export function medianLimitOfRows(columns: ProgramColumns, coverage: RowRange, rows: Uint32Array, count: number): Decimal {
+export function medianLimitOfRows(
+  columns: ProgramColumns,
+  coverage: RowRange,
+  rows: Uint32Array,
+  count: number,
+): Decimal {
   const { limit } = columns;
   const bits = scratchBits(coverage.end - coverage.start);
   let n = 0;
@@ -131,7 +151,14 @@ export function medianLimitOfRows(columns: ProgramColumns, coverage: RowRange, r
       n++;
     }
   }
-  const valueAt = orderStatistics({ column: limit, rows, count }, bits, coverage, columns.rowByLimitRank, n, neighbours(n, "0.5"));
+  const valueAt = orderStatistics(
+    { column: limit, rows, count },
+    bits,
+    coverage,
+    columns.rowByLimitRank,
+    n,
+    neighbours(n, "0.5"),
+  );
   return roundHalfAwayFromZero(quantile(n, "0.5", valueAt).div(100), 0);
 }
 

@@ -69,16 +69,32 @@ export function createPermuter(order: Uint32Array): Permuter {
       const capacity = column.length;
       const spare = spares.get(size) ?? new ArrayBuffer(capacity * size);
       spares.set(size, column.buffer as ArrayBuffer);
-      if (size >= 4) gather(new Uint32Array(column.buffer, column.byteOffset, capacity * (size / 4)), new Uint32Array(spare), order, size / 4);
-      else if (size === 2) gather(new Uint16Array(column.buffer, column.byteOffset, capacity), new Uint16Array(spare), order, 1);
+      if (size >= 4)
+        gather(
+          new Uint32Array(column.buffer, column.byteOffset, capacity * (size / 4)),
+          new Uint32Array(spare),
+          order,
+          size / 4,
+        );
+      else if (size === 2)
+        gather(new Uint16Array(column.buffer, column.byteOffset, capacity), new Uint16Array(spare), order, 1);
       else gather(new Uint8Array(column.buffer, column.byteOffset, capacity), new Uint8Array(spare), order, 1);
-      return new (column.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => T)(spare, 0, order.length);
+      return new (column.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => T)(
+        spare,
+        0,
+        order.length,
+      );
     },
     leftovers: () => [...spares.values()],
   };
 }
 
-function gather(from: Uint32Array | Uint16Array | Uint8Array, to: Uint32Array | Uint16Array | Uint8Array, order: Uint32Array, words: number): void {
+function gather(
+  from: Uint32Array | Uint16Array | Uint8Array,
+  to: Uint32Array | Uint16Array | Uint8Array,
+  order: Uint32Array,
+  words: number,
+): void {
   if (words === 1) {
     for (let k = 0; k < order.length; k++) to[k] = from[order[k]!]!;
     return;

@@ -20,18 +20,34 @@ export function markRank(bits: Uint32Array, index: number): void {
  * others from the last rank down, so the walk covers about half the coverage for a
  * median, and the largest value costs a few steps.
  */
-export function nthMarkedRows(bits: Uint32Array, rowByRank: Uint32Array, coverage: RowRange, marked: number, positions: readonly number[]): Map<number, number> {
+export function nthMarkedRows(
+  bits: Uint32Array,
+  rowByRank: Uint32Array,
+  coverage: RowRange,
+  marked: number,
+  positions: readonly number[],
+): Map<number, number> {
   const found = new Map<number, number>();
   const wanted = [...new Set(positions)].filter((p) => p >= 0 && p < marked).sort((a, b) => a - b);
   const lower = wanted.filter((p) => p < marked / 2);
-  const upper = wanted.filter((p) => p >= marked / 2).map((p) => marked - 1 - p).sort((a, b) => a - b);
+  const upper = wanted
+    .filter((p) => p >= marked / 2)
+    .map((p) => marked - 1 - p)
+    .sort((a, b) => a - b);
   walk(bits, rowByRank, coverage, lower, 1, (k, row) => found.set(k, row));
   walk(bits, rowByRank, coverage, upper, -1, (k, row) => found.set(marked - 1 - k, row));
   return found;
 }
 
 /** Walks the order from one end (step 1: the first rank up; -1: the last down), reporting the k-th marked row for each k wanted (ascending). */
-function walk(bits: Uint32Array, rowByRank: Uint32Array, { start, end }: RowRange, wanted: number[], step: 1 | -1, report: (k: number, row: number) => void): void {
+function walk(
+  bits: Uint32Array,
+  rowByRank: Uint32Array,
+  { start, end }: RowRange,
+  wanted: number[],
+  step: 1 | -1,
+  report: (k: number, row: number) => void,
+): void {
   if (wanted.length === 0) return;
   let next = 0;
   let target = wanted[0]!;

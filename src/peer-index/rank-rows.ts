@@ -49,7 +49,14 @@ export function rankRows(
 }
 
 /** One stable counting pass over the digit floor(value / divisor) mod 2^16. */
-function radixPass(values: Float64Array, from: Uint32Array, to: Uint32Array, n: number, divisor: number, counts: Uint32Array): void {
+function radixPass(
+  values: Float64Array,
+  from: Uint32Array,
+  to: Uint32Array,
+  n: number,
+  divisor: number,
+  counts: Uint32Array,
+): void {
   counts.fill(0);
   for (let i = 0; i < n; i++) counts[(Math.floor(values[from[i]!]! / divisor) % DIGIT) + 1]!++;
   for (let d = 0; d < DIGIT; d++) counts[d + 1]! += counts[d]!;

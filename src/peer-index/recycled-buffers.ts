@@ -9,7 +9,8 @@ export class RecycledBuffers {
 
   give(...buffers: ArrayBufferLike[]): void {
     for (const buffer of buffers) {
-      if (buffer instanceof ArrayBuffer && !this.free.some((slot) => slot.buffer === buffer)) this.free.push({ buffer, used: 0 });
+      if (buffer instanceof ArrayBuffer && !this.free.some((slot) => slot.buffer === buffer))
+        this.free.push({ buffer, used: 0 });
     }
   }
 

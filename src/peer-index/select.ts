@@ -16,7 +16,15 @@ export function selectPositions(values: Float64Array, n: number, positions: read
 }
 
 /** Selects wanted[from..to), all within [lo, hi), into `found`. */
-function selectAll(values: Float64Array, lo: number, hi: number, wanted: readonly number[], from: number, to: number, found: Map<number, number>): void {
+function selectAll(
+  values: Float64Array,
+  lo: number,
+  hi: number,
+  wanted: readonly number[],
+  from: number,
+  to: number,
+  found: Map<number, number>,
+): void {
   if (from >= to) return;
   const middle = (from + to) >>> 1;
   const k = wanted[middle]!;
@@ -29,7 +37,13 @@ function selectAll(values: Float64Array, lo: number, hi: number, wanted: readonl
 }
 
 /** Swaps the most extreme value of [lo, hi) (by `beats`) to `at`, an end of the range: one scan. */
-function moveExtreme(values: Float64Array, lo: number, hi: number, at: number, beats: (a: number, b: number) => boolean): void {
+function moveExtreme(
+  values: Float64Array,
+  lo: number,
+  hi: number,
+  at: number,
+  beats: (a: number, b: number) => boolean,
+): void {
   let best = at;
   for (let i = lo; i < hi; i++) if (beats(values[i]!, values[best]!)) best = i;
   const value = values[best]!;

@@ -6,7 +6,15 @@ import { maxProgramsPerCompany } from "./programs-per-company.js";
 import { rankRows } from "./rank-rows.js";
 import { RecycledBuffers } from "./recycled-buffers.js";
 import { SourceDictionary } from "./source-dictionary.js";
-import { emptyNaicsRows, NO_BAND, type CompanyColumns, type CoverageSlices, type LossColumns, type PeerSnapshot, type ProgramColumns } from "./snapshot.js";
+import {
+  emptyNaicsRows,
+  NO_BAND,
+  type CompanyColumns,
+  type CoverageSlices,
+  type LossColumns,
+  type PeerSnapshot,
+  type ProgramColumns,
+} from "./snapshot.js";
 
 // Filled once the rows are in order, not loaded.
 const PROGRAM_RANKS: readonly string[] = ["rowByRpmRank", "rowByLimitRank"];
@@ -49,9 +57,16 @@ export class SnapshotBuilder {
   ) {
     for (const id of coverageIds) {
       this.coverageIndex.set(id, this.coverages.size);
-      this.coverages.set(id, { lineOfBusinessIds: [], programs: emptyNaicsRows(), losses: emptyNaicsRows(), exact: true, maxProgramsPerCompany: 0 });
+      this.coverages.set(id, {
+        lineOfBusinessIds: [],
+        programs: emptyNaicsRows(),
+        losses: emptyNaicsRows(),
+        exact: true,
+        maxProgramsPerCompany: 0,
+      });
     }
-    if (lines.length > MAX_CODES) throw new Error(`more than ${MAX_CODES} lines of business: too many for the peer index`);
+    if (lines.length > MAX_CODES)
+      throw new Error(`more than ${MAX_CODES} lines of business: too many for the peer index`);
     for (const line of lines) {
       this.lineIndex.set(line.id, this.lineIndex.size);
       this.coverages.get(line.coverage)?.lineOfBusinessIds.push(line.id);
@@ -97,7 +112,8 @@ export class SnapshotBuilder {
     columns.premiumBand[i] = Number.isNaN(premium) ? NO_BAND : bandOfCents(PREMIUM_BANDS, premium);
     columns.retentionBand[i] = Number.isNaN(retention) ? NO_BAND : bandOfCents(RETENTION_BANDS, retention);
     const company = (columns.company[i] = row.integer(13));
-    if (!(company < MAX_COMPANIES)) throw new Error(`more than ${MAX_COMPANIES} companies: too many for the peer index`);
+    if (!(company < MAX_COMPANIES))
+      throw new Error(`more than ${MAX_COMPANIES} companies: too many for the peer index`);
     if (company >= this.companyCount) this.companyCount = company + 1;
     columns.source[i] = this.sources.indexOf(row, 14);
     exact &&= safe(limit) && safe(premium) && safe(retention);
@@ -106,7 +122,12 @@ export class SnapshotBuilder {
 
   /** Sorts the loaded programs, finds each coverage's NAICS groups, and ranks RPMs and limits. */
   finishPrograms(): void {
-    const { order, columns: sorted } = this.sortRows(this.programs!, "programs", (columns) => columns.day, PROGRAM_RANKS);
+    const { order, columns: sorted } = this.sortRows(
+      this.programs!,
+      "programs",
+      (columns) => columns.day,
+      PROGRAM_RANKS,
+    );
     if (this.largeRpms.size > 0) {
       const large = new Map<number, bigint>();
       order.forEach((row, k) => {
@@ -126,7 +147,8 @@ export class SnapshotBuilder {
       rankRows(sorted.limit, range, sorted.rowByLimitRank, scratch);
     }
     const tally = new Uint32Array(this.companyCount);
-    for (const coverage of this.coverages.values()) coverage.maxProgramsPerCompany = maxProgramsPerCompany(sorted.company, coverage.programs, tally);
+    for (const coverage of this.coverages.values())
+      coverage.maxProgramsPerCompany = maxProgramsPerCompany(sorted.company, coverage.programs, tally);
     this.programs = sorted;
   }
 
@@ -206,8 +228,18 @@ export class SnapshotBuilder {
    * Puts the loaded rows in (coverage, NAICS key, `inner`) order, column by column (all
    * but `skip`, filled later), and sets each coverage's row groups.
    */
-  private sortRows<T extends CompanyColumns>(loaded: T, table: "programs" | "losses", inner: (columns: T) => Int32Array, skip: readonly string[]) {
-    const { order, bucketStarts, scratch } = rowOrder(this.bucket, inner(loaded), this.rows, this.coverages.size * NAICS_KEYS);
+  private sortRows<T extends CompanyColumns>(
+    loaded: T,
+    table: "programs" | "losses",
+    inner: (columns: T) => Int32Array,
+    skip: readonly string[],
+  ) {
+    const { order, bucketStarts, scratch } = rowOrder(
+      this.bucket,
+      inner(loaded),
+      this.rows,
+      this.coverages.size * NAICS_KEYS,
+    );
     this.recycled.give(this.bucket.buffer, scratch);
     this.bucket = new Uint32Array(0);
     const columns = { ...loaded };
@@ -240,7 +272,8 @@ export class SnapshotBuilder {
     const key = row.codeKey(5);
     let index = this.organizationByKey.get(key);
     if (index === undefined) {
-      if (this.organizationIndex.size === MAX_CODES) throw new Error(`more than ${MAX_CODES} organization types: too many for the peer index`);
+      if (this.organizationIndex.size === MAX_CODES)
+        throw new Error(`more than ${MAX_CODES} organization types: too many for the peer index`);
       const code = row.text(5);
       index = this.organizationIndex.size;
       this.organizationIndex.set(code, index);

@@ -38,7 +38,8 @@ export class SourceDictionary {
     for (const seen of this.byHash.get(hash) ?? []) {
       if (buffer.compare(seen.bytes, 0, seen.bytes.length, start, end) === 0) return seen.index;
     }
-    if (this.texts.length === MAX_SOURCES) throw new Error(`more than ${MAX_SOURCES - 2} program sources: too many for the peer index`);
+    if (this.texts.length === MAX_SOURCES)
+      throw new Error(`more than ${MAX_SOURCES - 2} program sources: too many for the peer index`);
     const index = this.texts.length;
     this.texts.push(row.unescapedText(field));
     // A copy: the row's buffer is the stream's, reused.

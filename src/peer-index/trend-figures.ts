@@ -75,7 +75,12 @@ export function trendFigures(
       lossCount: lossCounts[k]!,
     };
     if (contributors.counting) {
-      const { programs: all, limit: limits, premium: premiums, retention: retentions } = assessmentContributors(snapshot, rows, n, contributors.bound);
+      const {
+        programs: all,
+        limit: limits,
+        premium: premiums,
+        retention: retentions,
+      } = assessmentContributors(snapshot, rows, n, contributors.bound);
       const rpm = contributorsOfRows(snapshot, rows, n, snapshot.programs.rpm, contributors.bound);
       statistics.contributors = { programs: all, limit: limits, premium: premiums, retention: retentions, rpm };
     }
@@ -84,7 +89,11 @@ export function trendFigures(
 }
 
 /** Loss events per period, by their loss day; those of the span's years outside its days count nowhere. */
-function lossesPerPeriod(snapshot: PeerSnapshot, { after, periodOf }: PeriodDays, losses: { rows: Uint32Array; count: number }): Int32Array {
+function lossesPerPeriod(
+  snapshot: PeerSnapshot,
+  { after, periodOf }: PeriodDays,
+  losses: { rows: Uint32Array; count: number },
+): Int32Array {
   const counts = new Int32Array(256);
   const { day } = snapshot.losses;
   for (let r = 0; r < losses.count; r++) {
@@ -116,7 +125,11 @@ function quartilesOf(column: Float64Array, rows: Uint32Array): QuartileStatistic
     const value = column[rows[r]!]!;
     if (value === value) values[n++] = value;
   }
-  const selected = selectPositions(values, n, LEVELS.flatMap((p) => neighbours(n, p)));
+  const selected = selectPositions(
+    values,
+    n,
+    LEVELS.flatMap((p) => neighbours(n, p)),
+  );
   return quartiles(n, (position) => new Decimal(selected.get(position)!));
 }
 
@@ -128,7 +141,8 @@ function rpmQuartiles(snapshot: PeerSnapshot, rows: Uint32Array): QuartileStatis
   const { rpm } = snapshot.programs;
   // Most snapshots hold no such RPM: then no row needs looking at.
   let large = false;
-  for (let r = 0; r < rows.length && !large && snapshot.largeRpms.size > 0; r++) large = rpm[rows[r]!]! > Number.MAX_SAFE_INTEGER;
+  for (let r = 0; r < rows.length && !large && snapshot.largeRpms.size > 0; r++)
+    large = rpm[rows[r]!]! > Number.MAX_SAFE_INTEGER;
   if (!large) return quartilesOf(rpm, rows);
   const exact: bigint[] = [];
   for (const i of rows) {
@@ -141,7 +155,10 @@ function rpmQuartiles(snapshot: PeerSnapshot, rows: Uint32Array): QuartileStatis
 
 /** q(0.25), q(0.5), q(0.75) of n cents values read through `valueAt`, in dollars. */
 function quartiles(n: number, valueAt: (position: number) => Decimal): QuartileStatistics {
-  const [firstQuartile, median, thirdQuartile] = LEVELS.map((p) => quantile(n, p, valueAt).div(100)) as [Decimal, Decimal, Decimal];
+  const [firstQuartile, median, thirdQuartile] = LEVELS.map((p) => quantile(n, p, valueAt).div(100)) as [
+    Decimal,
+    Decimal,
+    Decimal,
+  ];
   return { count: n, firstQuartile, median, thirdQuartile };
 }
-

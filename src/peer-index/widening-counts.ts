@@ -34,7 +34,12 @@ import type { CoverageSlices, PeerSnapshot } from "./snapshot.js";
  *   per-source histogram; any other, a small group, is counted exactly over its own
  *   rows, gathered from the scan by code.
  */
-export function countWidenings(snapshot: PeerSnapshot, coverage: CoverageSlices, space: WideningSpace, contributors: false | { bound?: CompanyBound }): WideningCounts {
+export function countWidenings(
+  snapshot: PeerSnapshot,
+  coverage: CoverageSlices,
+  space: WideningSpace,
+  contributors: false | { bound?: CompanyBound },
+): WideningCounts {
   const { programs: columns } = snapshot;
   const widest = widenedGroup(space, WIDEST);
   const wide = compilePeerFilter(snapshot, widest.peers);
@@ -42,7 +47,11 @@ export function countWidenings(snapshot: PeerSnapshot, coverage: CoverageSlices,
   const [exact, once, twice] = [0, 1, 2].map((moves) => {
     const [exposureLow, exposureHigh] = space.exposureRanges[moves]!;
     return compilePeerFilter(snapshot, { ...space.peers, exposureLow, exposureHigh });
-  }) as [ReturnType<typeof compilePeerFilter>, ReturnType<typeof compilePeerFilter>, ReturnType<typeof compilePeerFilter>];
+  }) as [
+    ReturnType<typeof compilePeerFilter>,
+    ReturnType<typeof compilePeerFilter>,
+    ReturnType<typeof compilePeerFilter>,
+  ];
   const requestedKeys = new Set(exact.naicsKeys);
   const { day, company, source, organization, line } = columns;
   const exposure = columns[wide.exposure];
@@ -68,7 +77,11 @@ export function countWidenings(snapshot: PeerSnapshot, coverage: CoverageSlices,
       const i = rows[r]!;
       const value = exposure[i]!;
       // The ranges are nested: the moves a row needs are 3 less each range that holds it.
-      const exposureMoves = 3 - +(value >= twice.low && value <= twice.high) - +(value >= once.low && value <= once.high) - +(value >= exact.low && value <= exact.high);
+      const exposureMoves =
+        3 -
+        +(value >= twice.low && value <= twice.high) -
+        +(value >= once.low && value <= once.high) -
+        +(value >= exact.low && value <= exact.high);
       const lineMove = 1 - exact.lines[line[i]!]!;
       const organizationMove = 1 - exact.organizations[organization[i]!]!;
       const dayOf = day[i]!;
@@ -93,7 +106,8 @@ export function countWidenings(snapshot: PeerSnapshot, coverage: CoverageSlices,
   const programs = new Array<number>(WIDENING_CODES).fill(0);
   const companies = new Array<number>(WIDENING_CODES).fill(0);
   for (let candidate = 0; candidate < WIDENING_CODES; candidate++) {
-    for (let code = 0; code < WIDENING_CODES; code++) if (withinWidening(code, candidate)) programs[candidate]! += perCode[code]!;
+    for (let code = 0; code < WIDENING_CODES; code++)
+      if (withinWidening(code, candidate)) programs[candidate]! += perCode[code]!;
     companies[candidate] = companiesWithin(companyCells, candidate);
   }
   if (!contributors) return { programs, companies };
@@ -118,7 +132,8 @@ export function countWidenings(snapshot: PeerSnapshot, coverage: CoverageSlices,
 /** The companies of a candidate: those whose part is within it and with some (line, window) part within it. */
 function companiesWithin(cells: Uint32Array, candidate: number): number {
   let allowed = 0;
-  for (let k = 0; k < 4; k++) if (withinWidening((k & 1) * LINE_MOVE + (k >> 1) * WINDOW_MOVE, candidate)) allowed |= 1 << k;
+  for (let k = 0; k < 4; k++)
+    if (withinWidening((k & 1) * LINE_MOVE + (k >> 1) * WINDOW_MOVE, candidate)) allowed |= 1 << k;
   let n = 0;
   for (let part = 0; part < 32; part++) {
     if (!withinWidening(part, candidate)) continue;

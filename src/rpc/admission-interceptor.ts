@@ -11,7 +11,10 @@ import { withRequestSignal } from "../store/query-cancellation.js";
  *   admission gate; beyond its queue they are refused at once with `unavailable` and a
  *   Retry-After. Lookups, search and health never wait behind them.
  */
-export function createAdmissionInterceptor(gate: AdmissionGate, isExpensive: (service: string, method: string) => boolean): Interceptor {
+export function createAdmissionInterceptor(
+  gate: AdmissionGate,
+  isExpensive: (service: string, method: string) => boolean,
+): Interceptor {
   return (next) => async (req) => {
     const { signal } = req;
     if (signal.aborted) throw endedBy(signal.reason);
@@ -48,7 +51,9 @@ export interface TurnHandOver {
   release?: () => void;
 }
 
-export const turnHandOverKey = createContextKey<TurnHandOver | undefined>(undefined, { description: "the admission turn handed over" });
+export const turnHandOverKey = createContextKey<TurnHandOver | undefined>(undefined, {
+  description: "the admission turn handed over",
+});
 
 /** A refusal at the gate, as callers see it: `unavailable`, with when to retry. */
 export function atCapacity(refusal: GateRefusal): ConnectError {

@@ -87,7 +87,11 @@ function fewPerField(problems: readonly InputProblem[]): InputProblem[] {
     const n = (listed.get(problem.field) ?? 0) + 1;
     listed.set(problem.field, n);
     if (n <= PROBLEMS_PER_FIELD) out.push(problem);
-    if (n === PROBLEMS_PER_FIELD + 1) out.push({ field: problem.field, message: `and ${counts.get(problem.field)! - PROBLEMS_PER_FIELD} more problems` });
+    if (n === PROBLEMS_PER_FIELD + 1)
+      out.push({
+        field: problem.field,
+        message: `and ${counts.get(problem.field)! - PROBLEMS_PER_FIELD} more problems`,
+      });
   }
   return out;
 }

@@ -1,4 +1,13 @@
-import { create, isMessage, toBinary, type DescMessage, type DescService, type MessageInitShape, type MessageShape, type UnknownField } from "@bufbuild/protobuf";
+import {
+  create,
+  isMessage,
+  toBinary,
+  type DescMessage,
+  type DescService,
+  type MessageInitShape,
+  type MessageShape,
+  type UnknownField,
+} from "@bufbuild/protobuf";
 import { BinaryReader } from "@bufbuild/protobuf/wire";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { AnswerCache } from "../load-control/answer-cache.js";
@@ -21,7 +30,11 @@ type UnaryMethod = (request: never, context: HandlerContext) => Promise<unknown>
  * Only binary codecs (a JSON codec writes no unknown fields), and not for REST calls,
  * whose face keeps its own JSON bytes.
  */
-export function withKeptAnswers<S extends DescService>(service: S, implementation: ServiceImpl<S>, cache: AnswerCache): ServiceImpl<S> {
+export function withKeptAnswers<S extends DescService>(
+  service: S,
+  implementation: ServiceImpl<S>,
+  cache: AnswerCache,
+): ServiceImpl<S> {
   const methods = implementation as unknown as Record<string, UnaryMethod>;
   const wrapped: Record<string, UnaryMethod> = {};
   for (const method of service.methods) {
@@ -31,13 +44,20 @@ export function withKeptAnswers<S extends DescService>(service: S, implementatio
       continue;
     }
     wrapped[method.localName] = async (request, context) => {
-      if (context.values.get(responseCaptureKey) || !BINARY_CONTENT_TYPE.test(context.requestHeader.get("content-type") ?? "")) return compute(request, context);
+      if (
+        context.values.get(responseCaptureKey) ||
+        !BINARY_CONTENT_TYPE.test(context.requestHeader.get("content-type") ?? "")
+      )
+        return compute(request, context);
       const input = toBinary(method.input, request);
       const ticket = cache.open(`proto\n${service.typeName}\n${method.name}\n${Buffer.from(input).toString("base64")}`);
       if (!ticket) return compute(request, context);
       if (ticket.cached) return encodedAnswer(method.output, ticket.cached[0]!);
       const answer = await compute(request, context);
-      const bytes = toBinary(method.output, isMessage(answer, method.output) ? answer : create(method.output, answer as MessageInitShape<DescMessage>));
+      const bytes = toBinary(
+        method.output,
+        isMessage(answer, method.output) ? answer : create(method.output, answer as MessageInitShape<DescMessage>),
+      );
       ticket.keep([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
       return encodedAnswer(method.output, bytes);
     };

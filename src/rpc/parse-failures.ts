@@ -13,7 +13,10 @@ import { trailerFlag, trailerParse, trailerSerialize } from "@connectrpc/connect
  * Connect error body, the gRPC trailers, the gRPC-Web trailer frame.
  */
 export function relabelParseFailures(handler: UniversalHandler): UniversalHandler {
-  const relabelled = new ConnectError(`the request body is not a valid ${handler.method.input.typeName} message`, Code.InvalidArgument);
+  const relabelled = new ConnectError(
+    `the request body is not a valid ${handler.method.input.typeName} message`,
+    Code.InvalidArgument,
+  );
   const wrapped = async (req: Parameters<UniversalHandler>[0]) => {
     const res = await handler(req);
     if (res.status === 500) return relabelConnectError(res, relabelled);
@@ -30,10 +33,14 @@ export function relabelParseFailures(handler: UniversalHandler): UniversalHandle
   });
 }
 
-const isParseFailure = (error: ConnectError | undefined) => error?.code === Code.Internal && error.rawMessage.startsWith("parse binary:");
+const isParseFailure = (error: ConnectError | undefined) =>
+  error?.code === Code.Internal && error.rawMessage.startsWith("parse binary:");
 
 /** Connect: a unary error is the whole (small) body, as JSON. */
-async function relabelConnectError(res: UniversalServerResponse, relabelled: ConnectError): Promise<UniversalServerResponse> {
+async function relabelConnectError(
+  res: UniversalServerResponse,
+  relabelled: ConnectError,
+): Promise<UniversalServerResponse> {
   const chunks: Uint8Array[] = [];
   if (res.body && Symbol.asyncIterator in res.body) for await (const chunk of res.body) chunks.push(chunk);
   const body = Buffer.concat(chunks);
@@ -54,7 +61,11 @@ async function relabelConnectError(res: UniversalServerResponse, relabelled: Con
  * gRPC-Web: the trailers are the body's last frame (flag 0x80); a parse failure comes
  * before any answer, so that frame is all there is to look at.
  */
-async function* relabelTrailers(res: UniversalServerResponse, body: AsyncIterable<Uint8Array>, relabelled: ConnectError): AsyncGenerator<Uint8Array> {
+async function* relabelTrailers(
+  res: UniversalServerResponse,
+  body: AsyncIterable<Uint8Array>,
+  relabelled: ConnectError,
+): AsyncGenerator<Uint8Array> {
   for await (const chunk of body) yield isTrailerFrame(chunk) ? relabelTrailerFrame(chunk, relabelled) : chunk;
   if (res.trailer && isParseFailure(findTrailerError(res.trailer))) setTrailerStatus(res.trailer, relabelled);
 }

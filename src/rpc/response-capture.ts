@@ -6,7 +6,9 @@ export interface ResponseCapture {
   message?: Message;
 }
 
-export const responseCaptureKey = createContextKey<ResponseCapture | undefined>(undefined, { description: "REST response capture" });
+export const responseCaptureKey = createContextKey<ResponseCapture | undefined>(undefined, {
+  description: "REST response capture",
+});
 
 /**
  * Hands a unary answer to the in-process caller that asked for it, and lets the

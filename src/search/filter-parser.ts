@@ -28,7 +28,8 @@ const MAX_FILTER_LENGTH = 4096;
 export function parseFilter(text: string): Filter {
   // Code points are at least half the UTF-16 units: a longer text is refused before it is spread.
   const length = text.length > 2 * MAX_FILTER_LENGTH ? text.length : [...text].length;
-  if (length > MAX_FILTER_LENGTH) throw new QuerySyntaxError(`longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH);
+  if (length > MAX_FILTER_LENGTH)
+    throw new QuerySyntaxError(`longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH);
   const parser = new FilterParser(tokenize(text));
   const filter = parser.parseOr(0);
   parser.expectEnd();
@@ -120,8 +121,10 @@ class FilterParser {
     do {
       const token = this.peek();
       const item = this.parseValue();
-      if (item.kind !== "string" && item.kind !== "integer") throw new QuerySyntaxError(`'${token.text}' is not a literal`, token.position);
-      if (value.type !== "null" && item.type !== value.type) throw new QuerySyntaxError(`'${token.text}' is not ${article(value.type)}`, token.position);
+      if (item.kind !== "string" && item.kind !== "integer")
+        throw new QuerySyntaxError(`'${token.text}' is not a literal`, token.position);
+      if (value.type !== "null" && item.type !== value.type)
+        throw new QuerySyntaxError(`'${token.text}' is not ${article(value.type)}`, token.position);
       list.push(item);
     } while (this.isPunctuation(",") && this.next());
     this.expectPunctuation(")");
@@ -142,7 +145,8 @@ class FilterParser {
       case "string":
         return { kind: "string", value: token.value, type: "string" };
       case "integer":
-        if (token.value > INT64_MAX || token.value < -INT64_MAX - 1n) throw new QuerySyntaxError(`'${token.text}' is out of range`, token.position);
+        if (token.value > INT64_MAX || token.value < -INT64_MAX - 1n)
+          throw new QuerySyntaxError(`'${token.text}' is out of range`, token.position);
         return { kind: "integer", value: token.value, type: "integer" };
       case "punctuation":
       case "end":

@@ -26,7 +26,10 @@ export function parseOrderBy(text: string): OrderTerm[] {
   let start = 0;
   for (const part of text.split(",", MAX_ORDER_TERMS + 1)) {
     if (terms.length === MAX_ORDER_TERMS) throw new QuerySyntaxError(`more than ${MAX_ORDER_TERMS} terms`, start);
-    const words = firstWords(part, 3).map(({ text, index }) => ({ text, position: start + [...part.slice(0, index)].length }));
+    const words = firstWords(part, 3).map(({ text, index }) => ({
+      text,
+      position: start + [...part.slice(0, index)].length,
+    }));
     const [name, direction, extra] = words;
     if (!name) throw new QuerySyntaxError("expected a property", start + [...part].length);
     const property = PROPERTIES[name.text.toLowerCase()];

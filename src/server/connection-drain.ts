@@ -36,7 +36,11 @@ interface Http2State {
   streams: number;
 }
 
-export function followConnections(listener: Server, http1: http.Server, http2Server: http2.Http2Server): ConnectionDrain {
+export function followConnections(
+  listener: Server,
+  http1: http.Server,
+  http2Server: http2.Http2Server,
+): ConnectionDrain {
   /** Accepted, their first bytes not yet read (one-port.ts tells HTTP/1.1 from HTTP/2 by them). */
   const arriving = new Map<Socket, number>();
   const http1Sockets = new Map<Socket, Http1State>();
@@ -91,7 +95,8 @@ export function followConnections(listener: Server, http1: http.Server, http2Ser
       }
       for (const [socket, state] of http1Sockets) {
         if (state.open.size > 0) waiting = true;
-        else if (state.requests > 0) socket.end(); // answered and idle: a FIN once its answer is flushed
+        else if (state.requests > 0)
+          socket.end(); // answered and idle: a FIN once its answer is flushed
         else if (fresh(state.acceptedAt)) waiting = true;
         else socket.destroy();
       }

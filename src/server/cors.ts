@@ -32,7 +32,14 @@ const ALLOWED_HEADERS = [
 ].join(", ");
 
 /** What a page may read of an answer: its id, its cache tag, when to retry, and gRPC-Web's status. */
-const EXPOSED_HEADERS = ["x-request-id", "etag", "retry-after", "grpc-status", "grpc-message", "grpc-status-details-bin"].join(", ");
+const EXPOSED_HEADERS = [
+  "x-request-id",
+  "etag",
+  "retry-after",
+  "grpc-status",
+  "grpc-message",
+  "grpc-status-details-bin",
+].join(", ");
 
 const ALLOWED_METHODS = "GET, HEAD, POST";
 /** Browsers cap it (Chromium at 2 h); a preflight per page load and method would double the calls. */

@@ -94,7 +94,9 @@ const DEFAULT_ADMISSION: GateOptions = { concurrency: 2, maxQueue: 64, maxWaitMs
 /** The calls that compute over a peer group: every assessment, limit adequacy, the market trend and the suggestions. Lookups and search are not. */
 function computesOverPeers(service: string, method: string): boolean {
   if (service === MarketTrendService.typeName || service === PeerGroupService.typeName) return true;
-  return service === AssessmentService.typeName || (service === LossDetailsService.typeName && method !== "GetLossDetails");
+  return (
+    service === AssessmentService.typeName || (service === LossDetailsService.typeName && method !== "GetLossDetails")
+  );
 }
 /**
  * One answer takes at most this share of the answer cache: a limit-adequacy answer of a
@@ -132,25 +134,45 @@ export function createApp({
   // Contributors are counted only when a rule reads them: under none, no answer costs more.
   const contributors = disclosure.kind !== "none";
   const sqlEngine = createSqlPeerEngine(knex, { contributors });
-  const peerEngine = peerIndex ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine, { contributors, disclosure }) : sqlEngine;
+  const peerEngine = peerIndex
+    ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine, { contributors, disclosure })
+    : sqlEngine;
   // A refusal names the best wider group (SEMANTICS.md section 14), counted only then.
-  const disclosureGuard = createDisclosureGuard(disclosure, log, (group) => bestSuggestion(peerEngine, disclosure, asOfDate(), group));
+  const disclosureGuard = createDisclosureGuard(disclosure, log, (group) =>
+    bestSuggestion(peerEngine, disclosure, asOfDate(), group),
+  );
   const eventLoopDelay = watchEventLoopDelay();
   const gate = createAdmissionGate(admission);
   const cors = createCors(corsOrigins);
   // What a person or a tool reads without a token: the front page and the API reference.
-  const pages = new Map<string, StaticFile>([["/", createFrontPage({ console: consoleSite?.built ? `${CONSOLE_PATH}/` : undefined })], ...createApiReference(), ...createFavicon()]);
-  const apiServices = [AssessmentService, CompanyService, LossDetailsService, PeerGroupService, ReferenceService, MarketTrendService];
+  const pages = new Map<string, StaticFile>([
+    ["/", createFrontPage({ console: consoleSite?.built ? `${CONSOLE_PATH}/` : undefined })],
+    ...createApiReference(),
+    ...createFavicon(),
+  ]);
+  const apiServices = [
+    AssessmentService,
+    CompanyService,
+    LossDetailsService,
+    PeerGroupService,
+    ReferenceService,
+    MarketTrendService,
+  ];
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
 
   // The data answers are read from: the dataset version the watcher heard, the peer
   // snapshot answering (it lags the version during a rebuild), and the as-of date; and
   // the disclosure rule, so that an answer given under one rule is no 304 under another.
-  const ruleTag = disclosure.kind === "none" ? "" : `.${disclosure.minCompanies}-${disclosure.maxTopTwoShareBasisPoints}-${disclosure.maxSourceShareBasisPoints}`;
+  const ruleTag =
+    disclosure.kind === "none"
+      ? ""
+      : `.${disclosure.minCompanies}-${disclosure.maxTopTwoShareBasisPoints}-${disclosure.maxSourceShareBasisPoints}`;
   const dataTag = () => {
     const dataset = datasetVersion?.();
-    return dataset === undefined ? undefined : `${dataset}.${peerIndex?.current()?.version ?? "-"}.${asOfDate()}${ruleTag}`;
+    return dataset === undefined
+      ? undefined
+      : `${dataset}.${peerIndex?.current()?.version ?? "-"}.${asOfDate()}${ruleTag}`;
   };
   // ETags and 304s cost no memory, so they are always on; answers are kept only with room for them.
   const answerCache = createAnswerCache({
@@ -163,13 +185,38 @@ export function createApp({
   metrics?.watch({ answerCache, gate, disclosure: disclosureGuard });
   const connectHandler = connectNodeAdapter({
     routes(router: ConnectRouter) {
-      router.service(AssessmentService, withKeptAnswers(AssessmentService, createAssessmentService(peerEngine, asOfDate, disclosureGuard), answerCache));
+      router.service(
+        AssessmentService,
+        withKeptAnswers(AssessmentService, createAssessmentService(peerEngine, asOfDate, disclosureGuard), answerCache),
+      );
       router.service(CompanyService, withKeptAnswers(CompanyService, createCompanyService(knex), answerCache));
-      router.service(LossDetailsService, withKeptAnswers(LossDetailsService, createLossDetailsService(knex, peerEngine, asOfDate, disclosureGuard), answerCache));
-      router.service(PeerGroupService, withKeptAnswers(PeerGroupService, createPeerGroupService(peerEngine, asOfDate, disclosure), answerCache));
-      router.service(ReferenceService, withKeptAnswers(ReferenceService, createReferenceService(knex, datasetVersion), answerCache));
-      router.service(MarketTrendService, withKeptAnswers(MarketTrendService, createMarketTrendService(peerEngine, asOfDate, disclosure), answerCache));
-      router.service(Health, createHealthService(readiness, apiServices.map((s) => s.typeName)));
+      router.service(
+        LossDetailsService,
+        withKeptAnswers(
+          LossDetailsService,
+          createLossDetailsService(knex, peerEngine, asOfDate, disclosureGuard),
+          answerCache,
+        ),
+      );
+      router.service(
+        PeerGroupService,
+        withKeptAnswers(PeerGroupService, createPeerGroupService(peerEngine, asOfDate, disclosure), answerCache),
+      );
+      router.service(
+        ReferenceService,
+        withKeptAnswers(ReferenceService, createReferenceService(knex, datasetVersion), answerCache),
+      );
+      router.service(
+        MarketTrendService,
+        withKeptAnswers(MarketTrendService, createMarketTrendService(peerEngine, asOfDate, disclosure), answerCache),
+      );
+      router.service(
+        Health,
+        createHealthService(
+          readiness,
+          apiServices.map((s) => s.typeName),
+        ),
+      );
       const reflection = createReflectionServices(describeServices(NAMED_SERVICES));
       router.service(ServerReflection, reflection.v1);
       router.service(ServerReflectionV1Alpha, reflection.v1alpha);
@@ -204,12 +251,23 @@ export function createApp({
     answers: {
       cache: answerCache,
       recognize: (req) => recognize(authenticator, req.headers.authorization ?? null, requestInfoOf(req)) !== undefined,
-      authorize: async (req) => void (await identify(authenticator, req.headers.authorization ?? null, requestInfoOf(req))),
+      authorize: async (req) =>
+        void (await identify(authenticator, req.headers.authorization ?? null, requestInfoOf(req))),
     },
   });
 
   // Written once from the REST face's own route table: it cannot describe other routes.
-  pages.set("/openapi.json", createStaticFile(Buffer.from(JSON.stringify(openApiDocument(rest.routes, { issuer: tokens?.issuer, scopes: tokens?.scopes, version: SERVICE_VERSION }))), { contentType: "application/json" }));
+  pages.set(
+    "/openapi.json",
+    createStaticFile(
+      Buffer.from(
+        JSON.stringify(
+          openApiDocument(rest.routes, { issuer: tokens?.issuer, scopes: tokens?.scopes, version: SERVICE_VERSION }),
+        ),
+      ),
+      { contentType: "application/json" },
+    ),
+  );
 
   async function fallback(req: NodeRequest, res: NodeResponse): Promise<void> {
     try {
@@ -218,7 +276,8 @@ export function createApp({
       if (read && path === "/healthz") return writeJson(res, 200, { status: "ok" });
       const page = read ? pages.get(path) : undefined;
       if (page) return await page.serve(req, res);
-      if (read && consoleSite && (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`))) return await consoleSite.serve(req, res, path);
+      if (read && consoleSite && (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`)))
+        return await consoleSite.serve(req, res, path);
       if (read && path === "/readyz") {
         const { ready, reasons } = await readiness.check();
         return writeJson(res, ready ? 200 : 503, {
@@ -233,7 +292,8 @@ export function createApp({
           disclosure: describeRule(disclosure),
         });
       }
-      for (const mount of mounts) if (path === mount.prefix || path.startsWith(`${mount.prefix}/`)) return mount.handle(req, res);
+      for (const mount of mounts)
+        if (path === mount.prefix || path.startsWith(`${mount.prefix}/`)) return mount.handle(req, res);
       await rest(req, res);
     } catch (error) {
       (requestInfoOf(req)?.log ?? log).error({ err: error }, "unexpected error");

@@ -82,19 +82,19 @@ export async function startHttpServer(
     async close(graceMs = 9_000, drainMs = 0) {
       connections.startDraining();
       const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-      for (const drainEnd = Date.now() + drainMs; Date.now() < drainEnd; ) {
+      for (const drainEnd = Date.now() + drainMs; Date.now() < drainEnd;) {
         connections.settle();
         await pause(Math.min(25, drainEnd - Date.now()));
       }
       // libuv accepts one connection per loop iteration: the listener closes after an
       // iteration that accepted none, when the kernel holds no connection it would reset.
-      for (const quietEnd = Date.now() + QUIET_WAIT_MS; Date.now() < quietEnd; ) {
+      for (const quietEnd = Date.now() + QUIET_WAIT_MS; Date.now() < quietEnd;) {
         await new Promise((resolve) => setImmediate(resolve));
         if (!quietBeforeClose()) break;
       }
       const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
       stopDeferringTurns();
-      for (const deadline = Date.now() + graceMs; connections.settle() && Date.now() < deadline; ) await pause(25);
+      for (const deadline = Date.now() + graceMs; connections.settle() && Date.now() < deadline;) await pause(25);
       connections.destroyAll();
       await stopped;
     },
@@ -103,4 +103,3 @@ export async function startHttpServer(
 
 /** How long closing waits for an iteration of the event loop that accepts no connection. */
 const QUIET_WAIT_MS = 250;
-

@@ -24,7 +24,11 @@ interface WindowedInput extends PeerGroupInput {
  * figure computed from peer programs passes the disclosure rule; the loss count does
  * not need to: loss events are public records.
  */
-export function createAssessmentService(engine: PeerEngine, asOf: () => string, disclosure: DisclosureGuard): ServiceImpl<typeof AssessmentService> {
+export function createAssessmentService(
+  engine: PeerEngine,
+  asOf: () => string,
+  disclosure: DisclosureGuard,
+): ServiceImpl<typeof AssessmentService> {
   /** The peer group, the window and the selected amounts of a request, or a 400 with every problem. */
   async function readWindowed(req: WindowedInput & { retention?: number }, ctx: HandlerContext) {
     const problems = startValidation(ctx, req);
@@ -54,7 +58,12 @@ export function createAssessmentService(engine: PeerEngine, asOf: () => string, 
       totalLossCount: BigInt(stats.totalLossCount ?? 0),
       limitDistribution: distributionOf(LIMIT_BANDS, stats.limit.bandCounts, stats.limit.rank, amounts.limit),
       premiumDistribution: distributionOf(PREMIUM_BANDS, stats.premium.bandCounts, stats.premium.rank, amounts.premium),
-      retentionDistribution: distributionOf(RETENTION_BANDS, stats.retention.bandCounts, stats.retention.rank, amounts.retention),
+      retentionDistribution: distributionOf(
+        RETENTION_BANDS,
+        stats.retention.bandCounts,
+        stats.retention.rank,
+        amounts.retention,
+      ),
     };
   }
 

@@ -27,7 +27,11 @@ export function createCompanyService(knex: Knex): ServiceImpl<typeof CompanyServ
         skip,
         take: top,
         totalCount: BigInt(totalCount),
-        data: rows.map((row) => ({ id: BigInt(row.companyId), companyName: row.companyName, organizationType: row.organizationType })),
+        data: rows.map((row) => ({
+          id: BigInt(row.companyId),
+          companyName: row.companyName,
+          organizationType: row.organizationType,
+        })),
       };
     },
 
@@ -59,8 +63,10 @@ function readSearch(req: SearchCompaniesRequest, ctx: HandlerContext) {
   const filter = req.filter.trim() === "" ? undefined : parse("$filter", req.filter, parseFilter);
   const order = parse("$orderBy", req.orderBy, parseOrderBy) ?? DEFAULT_ORDER;
   const top = req.top ?? DEFAULT_TOP;
-  if (!unreadable.has("$skip") && req.skip < 0n) problems.push({ field: "$skip", message: `must be 0 or more, not ${req.skip}` });
-  if (!unreadable.has("$top") && (top < 0 || top > MAX_TOP)) problems.push({ field: "$top", message: `must be from 0 to ${MAX_TOP}, not ${top}` });
+  if (!unreadable.has("$skip") && req.skip < 0n)
+    problems.push({ field: "$skip", message: `must be 0 or more, not ${req.skip}` });
+  if (!unreadable.has("$top") && (top < 0 || top > MAX_TOP))
+    problems.push({ field: "$top", message: `must be from 0 to ${MAX_TOP}, not ${top}` });
   assertNoProblems(problems);
   return { filter, order, skip: req.skip, top };
 }

@@ -3,7 +3,12 @@ import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { DisclosureRefusalSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
 import type { PeerGroupSuggestion } from "../../gen/commercialpolicybenchmark/v2/peer_group_pb.js";
-import { disclosureRefusal, type DisclosureCondition, type DisclosureRule, type FigureName } from "../benchmark/disclosure-rule.js";
+import {
+  disclosureRefusal,
+  type DisclosureCondition,
+  type DisclosureRule,
+  type FigureName,
+} from "../benchmark/disclosure-rule.js";
 import type { PeerGroup } from "../benchmark/peer-group.js";
 import type { Contributors } from "../benchmark/peer-statistics.js";
 import { requestInfoKey } from "../load-control/request-info.js";
@@ -25,12 +30,21 @@ export interface DisclosureGuard {
    * programs behind `figure` break the rule. Each refusal is logged with the caller,
    * the condition and the request id, never the figures.
    */
-  check(ctx: HandlerContext, figure: FigureName, contributors: Contributors | undefined, group: RefusedGroup): Promise<void>;
+  check(
+    ctx: HandlerContext,
+    figure: FigureName,
+    contributors: Contributors | undefined,
+    group: RefusedGroup,
+  ): Promise<void>;
   /** Refusals since start, by condition (metrics). */
   refusals(): ReadonlyMap<DisclosureCondition, number>;
 }
 
-export function createDisclosureGuard(rule: DisclosureRule, log: Logger, suggest: SuggestWider = async () => undefined): DisclosureGuard {
+export function createDisclosureGuard(
+  rule: DisclosureRule,
+  log: Logger,
+  suggest: SuggestWider = async () => undefined,
+): DisclosureGuard {
   const refusals = new Map<DisclosureCondition, number>();
   return {
     refusals: () => refusals,
@@ -43,14 +57,25 @@ export function createDisclosureGuard(rule: DisclosureRule, log: Logger, suggest
       if (!refusal) return;
       const info = ctx.values.get(requestInfoKey);
       (info?.log ?? log).info(
-        { disclosure: { condition: refusal.condition, threshold: refusal.threshold, figure }, subject: info?.outcome.subject, clientId: info?.outcome.clientId, method: ctx.method.name },
+        {
+          disclosure: { condition: refusal.condition, threshold: refusal.threshold, figure },
+          subject: info?.outcome.subject,
+          clientId: info?.outcome.clientId,
+          method: ctx.method.name,
+        },
         "disclosure refusal",
       );
       refusals.set(refusal.condition, (refusals.get(refusal.condition) ?? 0) + 1);
       // Only now, on the refusal's path: answers that pass cost nothing more.
       const suggestion = await suggest(group);
-      const detail = create(DisclosureRefusalSchema, { condition: refusal.condition, threshold: refusal.threshold, suggestion });
-      throw new ConnectError(refusal.message, Code.FailedPrecondition, undefined, [{ desc: DisclosureRefusalSchema, value: detail }]);
+      const detail = create(DisclosureRefusalSchema, {
+        condition: refusal.condition,
+        threshold: refusal.threshold,
+        suggestion,
+      });
+      throw new ConnectError(refusal.message, Code.FailedPrecondition, undefined, [
+        { desc: DisclosureRefusalSchema, value: detail },
+      ]);
     },
   };
 }

@@ -7,10 +7,26 @@ import { listLimitProblems } from "../rpc/list-limits.js";
 
 // Problems are listed in the order of the spec's fields, whatever found them.
 const FIELD_ORDER = [
-  "naics", "coverageId", "lineOfBusinessId", "exposureType", "exposureRangeLow", "exposureRangeHigh",
-  "organizationType", "premium", "limit", "retention", "clientLimit", "oldestTrailing", "newestTrailing",
-  "lossYear", "oldestLossYear", "newestLossYear",
-  "periodMonths", "periods", "minPrograms", "maxSuggestions",
+  "naics",
+  "coverageId",
+  "lineOfBusinessId",
+  "exposureType",
+  "exposureRangeLow",
+  "exposureRangeHigh",
+  "organizationType",
+  "premium",
+  "limit",
+  "retention",
+  "clientLimit",
+  "oldestTrailing",
+  "newestTrailing",
+  "lossYear",
+  "oldestLossYear",
+  "newestLossYear",
+  "periodMonths",
+  "periods",
+  "minPrograms",
+  "maxSuggestions",
 ];
 
 /**
@@ -51,5 +67,8 @@ function ordered(problems: readonly InputProblem[]): InputProblem[] {
     const index = FIELD_ORDER.indexOf(field);
     return index === -1 ? FIELD_ORDER.length : index;
   };
-  return problems.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p.field) - rank(b.p.field) || a.i - b.i).map(({ p }) => p);
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => rank(a.p.field) - rank(b.p.field) || a.i - b.i)
+    .map(({ p }) => p);
 }

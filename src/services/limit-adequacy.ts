@@ -1,6 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
-import { LimitAdequacySchema, LossCaseSchema, type LossCase } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import {
+  LimitAdequacySchema,
+  LossCaseSchema,
+  type LossCase,
+} from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import type { LossCases } from "../benchmark/peer-statistics.js";
 import { limitAdequacyFigures } from "../benchmark/limit-adequacy.js";
 import type { PeerEngine } from "../benchmark/peer-engine.js";
@@ -24,14 +28,22 @@ export interface LimitAdequacyInput extends PeerGroupInput {
  * loss-year inputs, so it applies no loss-year filter. No trailing inputs: the
  * median limit always uses the default window.
  */
-export async function limitAdequacy(engine: PeerEngine, asOf: string, req: LimitAdequacyInput, ctx: HandlerContext, disclosure: DisclosureGuard) {
+export async function limitAdequacy(
+  engine: PeerEngine,
+  asOf: string,
+  req: LimitAdequacyInput,
+  ctx: HandlerContext,
+  disclosure: DisclosureGuard,
+) {
   const problems = startValidation(ctx, req);
   const text = decimalTexts(ctx);
   const peers = readPeerGroup(req, problems, text);
   const years: LossYearFilter | undefined = "lossYear" in req ? readLossYears(req, problems) : { kind: "any" };
   // clientLimit when given (0 included), else limit, else 0.
   const clientLimit =
-    req.clientLimit !== undefined ? readAmount("clientLimit", req.clientLimit, problems, text) : readAmount("limit", req.limit, problems, text);
+    req.clientLimit !== undefined
+      ? readAmount("clientLimit", req.clientLimit, problems, text)
+      : readAmount("limit", req.limit, problems, text);
   if (req.clientLimit !== undefined) readAmount("limit", req.limit, problems, text);
   if (!peers || !years || !problems.empty) return rejectInput(engine, req, problems);
 

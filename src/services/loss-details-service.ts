@@ -8,7 +8,12 @@ import type { DisclosureGuard } from "./disclosure-guard.js";
 import { limitAdequacy } from "./limit-adequacy.js";
 
 /** Loss details (spec 4.7) and limit adequacy (4.8). */
-export function createLossDetailsService(knex: Knex, engine: PeerEngine, asOf: () => string, disclosure: DisclosureGuard): ServiceImpl<typeof LossDetailsService> {
+export function createLossDetailsService(
+  knex: Knex,
+  engine: PeerEngine,
+  asOf: () => string,
+  disclosure: DisclosureGuard,
+): ServiceImpl<typeof LossDetailsService> {
   return {
     getLimitAdequacy: (req, ctx) => limitAdequacy(engine, asOf(), req, ctx, disclosure),
     postLimitAdequacyData: (req, ctx) => limitAdequacy(engine, asOf(), req, ctx, disclosure),

@@ -15,7 +15,11 @@ import { assertCoverageReference, rejectInput, startValidation } from "./input-v
  * is applied per period (market-trend.ts), so the DisclosureGuard, which refuses whole
  * calls, is not used here.
  */
-export function createMarketTrendService(engine: PeerEngine, asOf: () => string, rule: DisclosureRule): ServiceImpl<typeof MarketTrendService> {
+export function createMarketTrendService(
+  engine: PeerEngine,
+  asOf: () => string,
+  rule: DisclosureRule,
+): ServiceImpl<typeof MarketTrendService> {
   return {
     async getMarketTrend(req, ctx: HandlerContext) {
       const problems = startValidation(ctx, req);
@@ -27,23 +31,25 @@ export function createMarketTrendService(engine: PeerEngine, asOf: () => string,
       assertCoverageReference(req, statistics.reference, problems);
       return {
         periodMonths: shape.periodMonths,
-        periods: trendAnswer(periods, statistics.periods, rule).map(({ periodStart, periodEnd, lossCount, figures, withheld }) => ({
-          periodStart,
-          periodEnd,
-          lossCount: BigInt(lossCount),
-          withheld,
-          ...(figures && {
-            programCount: BigInt(figures.programCount),
-            companyCount: BigInt(figures.companyCount),
-            limit: quartiles(figures.amounts.limit),
-            premium: quartiles(figures.amounts.premium),
-            retention: quartiles(figures.amounts.retention),
-            rpm: quartiles(figures.amounts.rpm),
-            limitMedianChangePercent: figures.changes.limit,
-            premiumMedianChangePercent: figures.changes.premium,
-            rpmMedianChangePercent: figures.changes.rpm,
+        periods: trendAnswer(periods, statistics.periods, rule).map(
+          ({ periodStart, periodEnd, lossCount, figures, withheld }) => ({
+            periodStart,
+            periodEnd,
+            lossCount: BigInt(lossCount),
+            withheld,
+            ...(figures && {
+              programCount: BigInt(figures.programCount),
+              companyCount: BigInt(figures.companyCount),
+              limit: quartiles(figures.amounts.limit),
+              premium: quartiles(figures.amounts.premium),
+              retention: quartiles(figures.amounts.retention),
+              rpm: quartiles(figures.amounts.rpm),
+              limitMedianChangePercent: figures.changes.limit,
+              premiumMedianChangePercent: figures.changes.premium,
+              rpmMedianChangePercent: figures.changes.rpm,
+            }),
           }),
-        })),
+        ),
       };
     },
   };

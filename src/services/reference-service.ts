@@ -1,7 +1,11 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { ReferenceDataSchema, type ReferenceData, type ReferenceService } from "../../gen/commercialpolicybenchmark/v2/reference_pb.js";
+import {
+  ReferenceDataSchema,
+  type ReferenceData,
+  type ReferenceService,
+} from "../../gen/commercialpolicybenchmark/v2/reference_pb.js";
 import { naicsSectorTitle, naicsSubsectorTitle } from "../reference/naics-titles.js";
 import { organizationTypeName } from "../reference/organization-types.js";
 import { readDatasetVersion, readReferenceRows, type ReferenceRows } from "../store/reference-data.js";
@@ -19,7 +23,10 @@ interface Kept {
  * heard (`datasetVersion`, no round trip), else the one the database holds now.
  * Concurrent calls of a version not yet read share one read.
  */
-export function createReferenceService(knex: Knex, datasetVersion?: () => number | undefined): ServiceImpl<typeof ReferenceService> {
+export function createReferenceService(
+  knex: Knex,
+  datasetVersion?: () => number | undefined,
+): ServiceImpl<typeof ReferenceService> {
   let kept: Kept | undefined;
   let reading: Promise<Kept> | undefined;
 
@@ -66,11 +73,15 @@ export function referenceAnswer(rows: ReferenceRows): MessageInitShape<typeof Re
       name,
       linesOfBusiness: linesOf.get(coverageId) ?? [],
     })),
-    organizationTypes: [...rows.organizationTypes].sort(byCode).map((code) => ({ code, name: organizationTypeName(code) })),
+    organizationTypes: [...rows.organizationTypes]
+      .sort(byCode)
+      .map((code) => ({ code, name: organizationTypeName(code) })),
     naicsSectors: [...rows.naics2].sort(byCode).map((code) => ({
       code,
       name: naicsSectorTitle(code),
-      subsectors: subsectors.filter((subsector) => subsector.startsWith(code)).map((subsector) => ({ code: subsector, name: naicsSubsectorTitle(subsector) })),
+      subsectors: subsectors
+        .filter((subsector) => subsector.startsWith(code))
+        .map((subsector) => ({ code: subsector, name: naicsSubsectorTitle(subsector) })),
     })),
     datasetVersion: BigInt(rows.datasetVersion),
   };

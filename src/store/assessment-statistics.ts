@@ -43,17 +43,34 @@ export async function assessmentStatistics(
     columns.push(knex.raw("(?) as total_loss_count", [peerLosses(knex, peers, { kind: "any" }).count("*")]));
   }
   const query = knex
-    .with("peers", peerPrograms(knex, peers, window).select("p.limit_amount", "p.premium", "p.retention", ...(options.contributors ? ["p.company_id", "p.source"] : [])))
+    .with(
+      "peers",
+      peerPrograms(knex, peers, window).select(
+        "p.limit_amount",
+        "p.premium",
+        "p.retention",
+        ...(options.contributors ? ["p.company_id", "p.source"] : []),
+      ),
+    )
     .from("peers");
   if (options.contributors) {
-    const masks = { programs: "true", limit: "limit_amount is not null", premium: "premium is not null", retention: "retention is not null" };
+    const masks = {
+      programs: "true",
+      limit: "limit_amount is not null",
+      premium: "premium is not null",
+      retention: "retention is not null",
+    };
     columns.push(...contributorColumns(knex, query, "peers", masks));
   }
   const row = await query.first([...columns, ...coverageReferenceColumns(knex, peers.coverageId)]);
 
   const amount = (key: string): AmountStatistics => ({
     bandCounts: (row[`${key}_bands`] as string[]).map(Number),
-    rank: { below: Number(row[`${key}_below`]), equal: Number(row[`${key}_equal`]), total: Number(row[`${key}_total`]) },
+    rank: {
+      below: Number(row[`${key}_below`]),
+      equal: Number(row[`${key}_equal`]),
+      total: Number(row[`${key}_total`]),
+    },
   });
   return {
     reference: toCoverageReference(row),

@@ -51,7 +51,11 @@ export async function searchCompanies(
   );
   return {
     totalCount: Number(row.total_count),
-    rows: (row.rows as [string, string, string][]).map(([companyId, companyName, organizationType]) => ({ companyId, companyName, organizationType })),
+    rows: (row.rows as [string, string, string][]).map(([companyId, companyName, organizationType]) => ({
+      companyId,
+      companyName,
+      organizationType,
+    })),
   };
 }
 
@@ -100,12 +104,19 @@ function compileTest(knex: Knex, filter: Extract<Filter, { kind: "test" }>): Kne
   const subject = knex.raw("lower(?)", [value(knex, filter.subject)]);
   if (filter.pattern.kind === "string") {
     const literal = simpleLowerCase(filter.pattern.value).replace(/[\\%_]/g, (c) => `\\${c}`);
-    const pattern = filter.fn === "startswith" ? `${literal}%` : filter.fn === "endswith" ? `%${literal}` : `%${literal}%`;
+    const pattern =
+      filter.fn === "startswith" ? `${literal}%` : filter.fn === "endswith" ? `%${literal}` : `%${literal}%`;
     return knex.raw("(? like ?)", [subject, pattern]);
   }
-  const escaped = knex.raw("replace(replace(replace(lower(?), '\\', '\\\\'), '%', '\\%'), '_', '\\_')", [value(knex, filter.pattern)]);
+  const escaped = knex.raw("replace(replace(replace(lower(?), '\\', '\\\\'), '%', '\\%'), '_', '\\_')", [
+    value(knex, filter.pattern),
+  ]);
   const pattern =
-    filter.fn === "startswith" ? knex.raw("? || '%'", [escaped]) : filter.fn === "endswith" ? knex.raw("'%' || ?", [escaped]) : knex.raw("'%' || ? || '%'", [escaped]);
+    filter.fn === "startswith"
+      ? knex.raw("? || '%'", [escaped])
+      : filter.fn === "endswith"
+        ? knex.raw("'%' || ?", [escaped])
+        : knex.raw("'%' || ? || '%'", [escaped]);
   return knex.raw("(? like ?)", [subject, pattern]);
 }
 

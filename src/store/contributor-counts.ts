@@ -16,7 +16,12 @@ const PARTNER = `source is distinct from '${CURATED_SOURCE}'`;
  * pasted in. Adds two CTEs to `query` and returns one int8[5] column per mask,
  * `contributors_<mask>`.
  */
-export function contributorColumns(knex: Knex, query: Knex.QueryBuilder, from: string, masks: Record<string, string>): Knex.Raw[] {
+export function contributorColumns(
+  knex: Knex,
+  query: Knex.QueryBuilder,
+  from: string,
+  masks: Record<string, string>,
+): Knex.Raw[] {
   const names = Object.keys(masks);
   const counts = names.map((name) => `count(*) filter (where ${masks[name]}) as n_${name}`).join(", ");
   // Every mask's totals in one pass over the companies and one over the sources; only
@@ -29,7 +34,10 @@ export function contributorColumns(knex: Knex, query: Knex.QueryBuilder, from: s
   ]);
   query
     .with("contributing_companies", knex.raw(`select ${counts} from ${from} group by company_id`))
-    .with("contributing_sources", knex.raw(`select ${counts} from ${from} where ${PARTNER} group by coalesce(source, '')`))
+    .with(
+      "contributing_sources",
+      knex.raw(`select ${counts} from ${from} where ${PARTNER} group by coalesce(source, '')`),
+    )
     .with("contributing_totals", knex.raw(`select ${totals.join(", ")} from contributing_companies as c`));
   return names.map((name) =>
     knex.raw(`(select array[
@@ -44,6 +52,12 @@ export function contributorColumns(knex: Knex, query: Knex.QueryBuilder, from: s
 
 /** An int8[5] of contributorColumns, as pg returns it (text). */
 export function toContributors(value: readonly string[]): Contributors {
-  const [programs, companies, topTwoCompanyPrograms, partnerPrograms, largestSourcePrograms] = value.map(Number) as [number, number, number, number, number];
+  const [programs, companies, topTwoCompanyPrograms, partnerPrograms, largestSourcePrograms] = value.map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return { programs, companies, topTwoCompanyPrograms, partnerPrograms, largestSourcePrograms };
 }

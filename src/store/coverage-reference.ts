@@ -8,9 +8,10 @@ import type { CoverageReference } from "../benchmark/peer-group.js";
 export function coverageReferenceColumns(knex: Knex, coverageId: number): Knex.Raw[] {
   return [
     knex.raw("exists (select 1 from coverages where coverage_id = ?) as coverage_known", [coverageId]),
-    knex.raw("array(select line_of_business_id from lines_of_business where coverage_id = ? order by 1) as coverage_lobs", [
-      coverageId,
-    ]),
+    knex.raw(
+      "array(select line_of_business_id from lines_of_business where coverage_id = ? order by 1) as coverage_lobs",
+      [coverageId],
+    ),
   ];
 }
 

@@ -23,7 +23,8 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
 /** Socket errors of a server that is down, restarting or unreachable. */
 const UNAVAILABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"]);
 /** node-postgres's own texts for a connection lost or a server that stopped answering (it sets no code). */
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|Client has encountered a connection error|Query read timeout/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection timeout|Client has encountered a connection error|Query read timeout/i;
 
 /** Whether an error means "the database cannot be reached now", as opposed to a bug or a refused query. */
 export function isDatabaseUnavailable(error: unknown): boolean {

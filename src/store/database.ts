@@ -25,7 +25,12 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Knex
     client: "pg",
     // Fail fast when the database is away, so callers get a 503 within seconds
     // (CONVENTIONS.md, Lifecycle and faults), never a hang.
-    connection: { connectionString: url, connectionTimeoutMillis: 3_000, query_timeout: options.queryTimeoutMs, keepAlive: true },
+    connection: {
+      connectionString: url,
+      connectionTimeoutMillis: 3_000,
+      query_timeout: options.queryTimeoutMs,
+      keepAlive: true,
+    },
     acquireConnectionTimeout: 5_000,
     pool: { min: 0, max: options.poolMax ?? 10 },
     // Migrations are TypeScript modules loaded through our own source, so they run

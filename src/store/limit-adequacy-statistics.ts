@@ -23,8 +23,17 @@ export async function limitAdequacyStatistics(
   const who = options.contributors ? ["p.company_id", "p.source"] : [];
   const query = knex
     .with("cases", peerLosses(knex, peers, years).select("l.loss_event_id as id", "l.total_amount as amount"))
-    .with("limited", peerPrograms(knex, peers, window).whereNotNull("p.limit_amount").select("p.limit_amount", ...who))
-    .with("limits", (q) => q.from("limited").select(knex.raw("array_agg(limit_amount order by limit_amount) as s"), knex.raw("count(*) as n")))
+    .with(
+      "limited",
+      peerPrograms(knex, peers, window)
+        .whereNotNull("p.limit_amount")
+        .select("p.limit_amount", ...who),
+    )
+    .with("limits", (q) =>
+      q
+        .from("limited")
+        .select(knex.raw("array_agg(limit_amount order by limit_amount) as s"), knex.raw("count(*) as n")),
+    )
     .first([
       knex.raw(`(select ${caseBytesSql("id", "amount", "amount, id")} from cases) as case_bytes`),
       knex.raw(`(select ${quantileNeighboursSql("0.5")} from limits) as median_neighbours`),

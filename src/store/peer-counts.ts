@@ -17,21 +17,23 @@ export async function countPeerPrograms(
   if (!options.contributors) return countOf(knex, peerPrograms(knex, peers, window), peers.coverageId);
   // With who they came from, in the same statement.
   const query = knex.with("peers", peerPrograms(knex, peers, window).select("p.company_id", "p.source"));
-  const row = await query.first([...contributorColumns(knex, query, "peers", { programs: "true" }), ...coverageReferenceColumns(knex, peers.coverageId)]);
+  const row = await query.first([
+    ...contributorColumns(knex, query, "peers", { programs: "true" }),
+    ...coverageReferenceColumns(knex, peers.coverageId),
+  ]);
   const contributors = toContributors(row.contributors_programs);
   return { reference: toCoverageReference(row), count: contributors.programs, contributors };
 }
 
 /** The number of peer loss events passing the loss-year filter, with the coverage reference. */
-export async function countPeerLosses(
-  knex: Knex,
-  peers: PeerGroup,
-  years: LossYearFilter,
-): Promise<PeerCount> {
+export async function countPeerLosses(knex: Knex, peers: PeerGroup, years: LossYearFilter): Promise<PeerCount> {
   return countOf(knex, peerLosses(knex, peers, years), peers.coverageId);
 }
 
 async function countOf(knex: Knex, rows: Knex.QueryBuilder, coverageId: number) {
-  const row = await knex.first([knex.raw("(?) as count", [rows.count("*")]), ...coverageReferenceColumns(knex, coverageId)]);
+  const row = await knex.first([
+    knex.raw("(?) as count", [rows.count("*")]),
+    ...coverageReferenceColumns(knex, coverageId),
+  ]);
   return { reference: toCoverageReference(row), count: Number(row.count) };
 }

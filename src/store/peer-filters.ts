@@ -52,11 +52,14 @@ function whereLossMatches(query: Knex.QueryBuilder, peers: PeerGroup, years: Los
 
 /** Peer programs: programs joined to their companies, filtered. */
 export function peerPrograms(knex: Knex, peers: PeerGroup, window: TimeWindow): Knex.QueryBuilder {
-  return knex("programs as p").join("companies as c", "c.company_id", "p.company_id").modify(whereProgramMatches, peers, window);
+  return knex("programs as p")
+    .join("companies as c", "c.company_id", "p.company_id")
+    .modify(whereProgramMatches, peers, window);
 }
 
 /** Peer loss events: loss events joined to their companies, filtered. */
 export function peerLosses(knex: Knex, peers: PeerGroup, years: LossYearFilter): Knex.QueryBuilder {
-  return knex("loss_events as l").join("companies as c", "c.company_id", "l.company_id").modify(whereLossMatches, peers, years);
+  return knex("loss_events as l")
+    .join("companies as c", "c.company_id", "l.company_id")
+    .modify(whereLossMatches, peers, years);
 }
-

@@ -53,7 +53,11 @@ export async function readReferenceRows(knex: Knex): Promise<ReferenceRows> {
   return {
     datasetVersion: Number(row.dataset_version),
     coverages: row.coverages.map(([coverageId, name]) => ({ coverageId, name })),
-    linesOfBusiness: row.lines_of_business.map(([lineOfBusinessId, coverageId, name]) => ({ lineOfBusinessId, coverageId, name })),
+    linesOfBusiness: row.lines_of_business.map(([lineOfBusinessId, coverageId, name]) => ({
+      lineOfBusinessId,
+      coverageId,
+      name,
+    })),
     organizationTypes: row.organization_types,
     naics2: row.naics2,
     naics3: row.naics3,

@@ -13,19 +13,33 @@ import { quantileNeighboursSql, quantileOf, RPM_SQL } from "./sql-fragments.js";
  * section 7), each RPM rounded to cents before any statistic; quartiles rounded to
  * cents. One statement.
  */
-export async function rpmStatistics(knex: Knex, peers: PeerGroup, window: TimeWindow, clientRpm: Decimal, options: { contributors: boolean }): Promise<RpmStatistics> {
+export async function rpmStatistics(
+  knex: Knex,
+  peers: PeerGroup,
+  window: TimeWindow,
+  clientRpm: Decimal,
+  options: { contributors: boolean },
+): Promise<RpmStatistics> {
   const who = options.contributors ? ["company_id", "source"] : [];
   const query = knex
     .with("peers", peerPrograms(knex, peers, window).select("p.limit_amount", "p.premium", ...who.map((c) => `p.${c}`)))
-    .with("rpms", (q) => q.from("peers").whereNotNull("premium").where("limit_amount", ">", 0).select(knex.raw(`${RPM_SQL} as rpm`), ...who))
+    .with("rpms", (q) =>
+      q
+        .from("peers")
+        .whereNotNull("premium")
+        .where("limit_amount", ">", 0)
+        .select(knex.raw(`${RPM_SQL} as rpm`), ...who),
+    )
     .with("sorted", (q) =>
-      q.from("rpms").select(
-        knex.raw("array_agg(rpm order by rpm) as s"),
-        knex.raw("count(*) as n"),
-        knex.raw("coalesce(max(rpm), 0) as max_rpm"),
-        knex.raw("count(*) filter (where rpm < ?) as below", [clientRpm.toString()]),
-        knex.raw("count(*) filter (where rpm = ?) as equal", [clientRpm.toString()]),
-      ),
+      q
+        .from("rpms")
+        .select(
+          knex.raw("array_agg(rpm order by rpm) as s"),
+          knex.raw("count(*) as n"),
+          knex.raw("coalesce(max(rpm), 0) as max_rpm"),
+          knex.raw("count(*) filter (where rpm < ?) as below", [clientRpm.toString()]),
+          knex.raw("count(*) filter (where rpm = ?) as equal", [clientRpm.toString()]),
+        ),
     )
     .from("sorted")
     .first([
@@ -41,7 +55,8 @@ export async function rpmStatistics(knex: Knex, peers: PeerGroup, window: TimeWi
   if (options.contributors) query.select(contributorColumns(knex, query, "rpms", { rpms: "true" }));
   const row = await query;
   const n = Number(row.n);
-  const quartile = (p: "0.25" | "0.5" | "0.75", column: string) => roundHalfAwayFromZero(quantileOf(n, p, row[column]), 2);
+  const quartile = (p: "0.25" | "0.5" | "0.75", column: string) =>
+    roundHalfAwayFromZero(quantileOf(n, p, row[column]), 2);
   return {
     reference: toCoverageReference(row),
     firstQuartile: quartile("0.25", "first_quartile"),

@@ -22,7 +22,11 @@ export function quantileNeighboursSql(p: QuantileLevel, s = "s", n = "n"): strin
 export function quantileOf(n: number, p: QuantileLevel, neighbours: (string | null)[] | null): Decimal {
   const [lower, upper] = neighbours ?? [];
   if (n === 0 || lower == null) return new Decimal(0);
-  return interpolate(new Decimal(lower), upper == null ? undefined : new Decimal(upper), quantilePosition(n, p).fraction);
+  return interpolate(
+    new Decimal(lower),
+    upper == null ? undefined : new Decimal(upper),
+    quantilePosition(n, p).fraction,
+  );
 }
 
 /**

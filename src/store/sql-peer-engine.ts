@@ -19,7 +19,8 @@ export function createSqlPeerEngine(knex: Knex, options: { contributors?: boolea
   const counting = { contributors: options.contributors ?? false };
   return {
     coverageReference: (coverageId) => findCoverageReference(knex, coverageId),
-    assessment: (peers, window, selected, options) => assessmentStatistics(knex, peers, window, selected, { ...options, ...counting }),
+    assessment: (peers, window, selected, options) =>
+      assessmentStatistics(knex, peers, window, selected, { ...options, ...counting }),
     rpm: (peers, window, clientRpm) => rpmStatistics(knex, peers, window, clientRpm, counting),
     programCount: (peers, window) => countPeerPrograms(knex, peers, window, counting),
     lossCount: (peers, years) => countPeerLosses(knex, peers, years),

@@ -4,14 +4,25 @@ import type { PeerGroup } from "../benchmark/peer-group.js";
 import type { QuantileLevel } from "../benchmark/quantile.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
-import { TREND_AMOUNTS, type PeriodStatistics, type QuartileStatistics, type TrendAmount, type TrendStatistics } from "../benchmark/trend-statistics.js";
+import {
+  TREND_AMOUNTS,
+  type PeriodStatistics,
+  type QuartileStatistics,
+  type TrendAmount,
+  type TrendStatistics,
+} from "../benchmark/trend-statistics.js";
 import { toContributors } from "./contributor-counts.js";
 import { coverageReferenceColumns, toCoverageReference } from "./coverage-reference.js";
 import { peerLosses, peerPrograms } from "./peer-filters.js";
 import { quantileNeighboursSql, quantileOf, RPM_SQL } from "./sql-fragments.js";
 
 /** Each amount's column in the `peers` CTE. */
-const COLUMNS: Record<TrendAmount, string> = { limit: "limit_amount", premium: "premium", retention: "retention", rpm: "rpm" };
+const COLUMNS: Record<TrendAmount, string> = {
+  limit: "limit_amount",
+  premium: "premium",
+  retention: "retention",
+  rpm: "rpm",
+};
 const LEVELS: readonly [QuantileLevel, keyof Omit<QuartileStatistics, "count">][] = [
   ["0.25", "firstQuartile"],
   ["0.5", "median"],
@@ -26,7 +37,12 @@ const SETS = ["programs", ...TREND_AMOUNTS] as const;
  * amount sorted per period and its quartile neighbours taken as the other operations
  * do (sql-fragments.ts); loss events by the date of their loss, cast to a date.
  */
-export async function trendStatistics(knex: Knex, peers: PeerGroup, periods: readonly TimeWindow[], options: { contributors: boolean }): Promise<TrendStatistics> {
+export async function trendStatistics(
+  knex: Knex,
+  peers: PeerGroup,
+  periods: readonly TimeWindow[],
+  options: { contributors: boolean },
+): Promise<TrendStatistics> {
   const span = trendSpan(periods);
   // Arrays travel as array literals: Knex expands a JS array binding into a list.
   const periodRows = knex.raw("select * from unnest(?::int[], ?::date[], ?::date[]) as t(k, after, until)", [
@@ -36,10 +52,24 @@ export async function trendStatistics(knex: Knex, peers: PeerGroup, periods: rea
   ]);
   const programs = peerPrograms(knex, peers, span)
     .joinRaw("join periods as pe on p.effective_date > pe.after and p.effective_date <= pe.until")
-    .select("pe.k", "p.company_id", "p.source", "p.limit_amount", "p.premium", "p.retention", knex.raw(`case when p.premium is not null and p.limit_amount > 0 then ${RPM_SQL} end as rpm`));
+    .select(
+      "pe.k",
+      "p.company_id",
+      "p.source",
+      "p.limit_amount",
+      "p.premium",
+      "p.retention",
+      knex.raw(`case when p.premium is not null and p.limit_amount > 0 then ${RPM_SQL} end as rpm`),
+    );
   // A loss's year is its loss date's, so the span's years bound the scan (the year index serves).
-  const losses = peerLosses(knex, peers, { kind: "range", oldest: Number(span.start.slice(0, 4)), newest: Number(span.end.slice(0, 4)) })
-    .joinRaw("join periods as pe on coalesce(l.accident_date, l.filing_date)::date > pe.after and coalesce(l.accident_date, l.filing_date)::date <= pe.until")
+  const losses = peerLosses(knex, peers, {
+    kind: "range",
+    oldest: Number(span.start.slice(0, 4)),
+    newest: Number(span.end.slice(0, 4)),
+  })
+    .joinRaw(
+      "join periods as pe on coalesce(l.accident_date, l.filing_date)::date > pe.after and coalesce(l.accident_date, l.filing_date)::date <= pe.until",
+    )
     .groupBy("pe.k")
     .select("pe.k", knex.raw("count(*) as n"));
   const sorted = Object.values(COLUMNS).flatMap((column) => [
@@ -49,18 +79,30 @@ export async function trendStatistics(knex: Knex, peers: PeerGroup, periods: rea
   const neighbours = Object.values(COLUMNS).flatMap((column) => [
     `n_${column}`,
     // As text: pg parses numeric[] through parseFloat, which loses digits past 15.
-    ...LEVELS.map(([p]) => `(${quantileNeighboursSql(p, `s_${column}`, `n_${column}`)})::text[] as q${p.slice(2)}_${column}`),
+    ...LEVELS.map(
+      ([p]) => `(${quantileNeighboursSql(p, `s_${column}`, `n_${column}`)})::text[] as q${p.slice(2)}_${column}`,
+    ),
   ]);
   const query = knex
     .with("periods", periodRows)
     .with("peers", programs)
-    .with("sorted", knex.raw(`select k, count(*) as n, count(distinct company_id) as companies, ${sorted.join(", ")} from peers group by k`))
+    .with(
+      "sorted",
+      knex.raw(
+        `select k, count(*) as n, count(distinct company_id) as companies, ${sorted.join(", ")} from peers group by k`,
+      ),
+    )
     .with("stats", knex.raw(`select k, n, companies, ${neighbours.join(", ")} from sorted`))
     .with("losses", losses)
     .from("periods")
     .leftJoin("stats", "stats.k", "periods.k")
     .leftJoin("losses", "losses.k", "periods.k")
-    .select("periods.k", "stats.*", knex.raw("losses.n as loss_count"), ...coverageReferenceColumns(knex, peers.coverageId))
+    .select(
+      "periods.k",
+      "stats.*",
+      knex.raw("losses.n as loss_count"),
+      ...coverageReferenceColumns(knex, peers.coverageId),
+    )
     .orderBy("periods.k");
   if (options.contributors) query.select(periodContributorColumns(knex, query));
   const rows = await query;
@@ -77,10 +119,15 @@ export async function trendStatistics(knex: Knex, peers: PeerGroup, periods: rea
       return {
         programCount: Number(row.n ?? 0),
         companyCount: Number(row.companies ?? 0),
-        amounts: Object.fromEntries(TREND_AMOUNTS.map((name) => [name, amount(name)])) as Record<TrendAmount, QuartileStatistics>,
+        amounts: Object.fromEntries(TREND_AMOUNTS.map((name) => [name, amount(name)])) as Record<
+          TrendAmount,
+          QuartileStatistics
+        >,
         lossCount: Number(row.loss_count ?? 0),
         ...(options.contributors && {
-          contributors: Object.fromEntries(SETS.map((set) => [set, toContributors(row[`contributors_${set}`])])) as NonNullable<PeriodStatistics["contributors"]>,
+          contributors: Object.fromEntries(
+            SETS.map((set) => [set, toContributors(row[`contributors_${set}`])]),
+          ) as NonNullable<PeriodStatistics["contributors"]>,
         }),
       };
     }),
@@ -98,7 +145,12 @@ function periodContributorColumns(knex: Knex, query: Knex.QueryBuilder): Knex.Ra
   const counts = SETS.map((set) => `${count(set)} as n_${set}`).join(", ");
   query
     .with("period_companies", knex.raw(`select k, ${counts} from peers group by k, company_id`))
-    .with("period_sources", knex.raw(`select k, ${counts} from peers where source is distinct from '${CURATED_SOURCE}' group by k, coalesce(source, '')`));
+    .with(
+      "period_sources",
+      knex.raw(
+        `select k, ${counts} from peers where source is distinct from '${CURATED_SOURCE}' group by k, coalesce(source, '')`,
+      ),
+    );
   return SETS.map((set) =>
     knex.raw(`array[
       (select coalesce(sum(n_${set}), 0) from period_companies c where c.k = periods.k),

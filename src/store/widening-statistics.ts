@@ -25,11 +25,18 @@ import { exposureBounds, peerPrograms } from "./peer-filters.js";
  * (contributor-counts.ts). Only fixed names and the codes are pasted in; every value
  * is a binding. Contributors are answered only when asked for, as the index does.
  */
-export async function wideningStatistics(knex: Knex, space: WideningSpace, options: { contributors: boolean }): Promise<WideningCounts & { reference: CoverageReference }> {
+export async function wideningStatistics(
+  knex: Knex,
+  space: WideningSpace,
+  options: { contributors: boolean },
+): Promise<WideningCounts & { reference: CoverageReference }> {
   const { peers, window } = space;
   const widest = widenedGroup(space, WIDEST);
   const parts: { sql: string; bindings: Knex.RawBinding[] }[] = [
-    { sql: `case when c.naics2 = any(?::text[]) or c.naics3 = any(?::text[]) then 0 else ${NAICS_MOVE} end`, bindings: [peers.naics2, peers.naics3] },
+    {
+      sql: `case when c.naics2 = any(?::text[]) or c.naics3 = any(?::text[]) then 0 else ${NAICS_MOVE} end`,
+      bindings: [peers.naics2, peers.naics3],
+    },
     // The ranges are nested: 3 moves less each of the first three ranges that holds the exposure.
     {
       sql: `(3 - ${[0, 1, 2].map(() => `(c.${peers.exposure} between ? and ?)::int`).join(" - ")}) << ${EXPOSURE_SHIFT}`,
@@ -39,31 +46,64 @@ export async function wideningStatistics(knex: Knex, space: WideningSpace, optio
       }),
     },
     peers.lineOfBusinessIds.length
-      ? { sql: `case when p.line_of_business_id = any(?::int[]) then 0 else ${LINE_MOVE} end`, bindings: [peers.lineOfBusinessIds] }
+      ? {
+          sql: `case when p.line_of_business_id = any(?::int[]) then 0 else ${LINE_MOVE} end`,
+          bindings: [peers.lineOfBusinessIds],
+        }
       : { sql: "0", bindings: [] },
     peers.organizationTypes.length
-      ? { sql: `case when c.organization_type = any(?::text[]) then 0 else ${ORGANIZATION_MOVE} end`, bindings: [peers.organizationTypes] }
+      ? {
+          sql: `case when c.organization_type = any(?::text[]) then 0 else ${ORGANIZATION_MOVE} end`,
+          bindings: [peers.organizationTypes],
+        }
       : { sql: "0", bindings: [] },
-    { sql: `case when p.effective_date > ? and p.effective_date <= ? then 0 else ${WINDOW_MOVE} end`, bindings: [window.start, window.end] },
+    {
+      sql: `case when p.effective_date > ? and p.effective_date <= ? then 0 else ${WINDOW_MOVE} end`,
+      bindings: [window.start, window.end],
+    },
   ];
-  const code = knex.raw(`${parts.map((part) => `(${part.sql})`).join(" | ")} as code`, parts.flatMap((part) => part.bindings));
+  const code = knex.raw(
+    `${parts.map((part) => `(${part.sql})`).join(" | ")} as code`,
+    parts.flatMap((part) => part.bindings),
+  );
   const widestRows = peerPrograms(knex, widest.peers, widest.window).select("p.company_id", "p.source", code);
   const query = knex.with("widest", widestRows);
   if (!options.contributors) {
     // Counts alone: one pass, two aggregates a candidate, no per-company groups to sort.
     const columns = [...Array(WIDENING_CODES).keys()].flatMap((candidate) => {
       const within = `code in (${codesWithin(candidate).join(", ")})`;
-      return [knex.raw(`count(*) filter (where ${within}) as programs_${candidate}`), knex.raw(`count(distinct company_id) filter (where ${within}) as companies_${candidate}`)];
+      return [
+        knex.raw(`count(*) filter (where ${within}) as programs_${candidate}`),
+        knex.raw(`count(distinct company_id) filter (where ${within}) as companies_${candidate}`),
+      ];
     });
-    const row = await knex.with("widest", widestRows).first([knex.raw("(?) as counts", [knex("widest").first(knex.raw(`array[${[...Array(WIDENING_CODES).keys()].map((c) => `programs_${c}, companies_${c}`).join(", ")}]`)).from(knex("widest").select(columns).as("w"))]), ...coverageReferenceColumns(knex, peers.coverageId)]);
+    const row = await knex.with("widest", widestRows).first([
+      knex.raw("(?) as counts", [
+        knex("widest")
+          .first(
+            knex.raw(
+              `array[${[...Array(WIDENING_CODES).keys()].map((c) => `programs_${c}, companies_${c}`).join(", ")}]`,
+            ),
+          )
+          .from(knex("widest").select(columns).as("w")),
+      ]),
+      ...coverageReferenceColumns(knex, peers.coverageId),
+    ]);
     const counts = (row.counts as string[]).map(Number);
-    return { reference: toCoverageReference(row), programs: counts.filter((_, i) => i % 2 === 0), companies: counts.filter((_, i) => i % 2 === 1) };
+    return {
+      reference: toCoverageReference(row),
+      programs: counts.filter((_, i) => i % 2 === 0),
+      companies: counts.filter((_, i) => i % 2 === 1),
+    };
   }
   const masks: Record<string, string> = {};
   for (let candidate = 0; candidate < WIDENING_CODES; candidate++) {
     masks[`w${candidate}`] = `code in (${codesWithin(candidate).join(", ")})`;
   }
-  const row = await query.first([...contributorColumns(knex, query, "widest", masks), ...coverageReferenceColumns(knex, peers.coverageId)]);
+  const row = await query.first([
+    ...contributorColumns(knex, query, "widest", masks),
+    ...coverageReferenceColumns(knex, peers.coverageId),
+  ]);
   const contributors = Object.keys(masks).map((name) => toContributors(row[`contributors_${name}`]));
   return {
     reference: toCoverageReference(row),

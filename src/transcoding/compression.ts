@@ -37,6 +37,8 @@ const gzip = promisify(zlib.gzip);
 export function compress(chunks: readonly Buffer[], encoding: ContentEncoding): Promise<Buffer> {
   const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   return encoding === "br"
-    ? brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
+    ? brotli(bytes, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      })
     : gzip(bytes);
 }

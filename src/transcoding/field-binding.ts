@@ -1,4 +1,12 @@
-import { create, getOption, ScalarType, type DescField, type DescMessage, type Message, type MessageShape } from "@bufbuild/protobuf";
+import {
+  create,
+  getOption,
+  ScalarType,
+  type DescField,
+  type DescMessage,
+  type Message,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { alias, query_name } from "../../gen/commercialpolicybenchmark/v2/options_pb.js";
 import type { InputProblem } from "../rpc/input-problems.js";
 import { maxItemsOf, tooManyItems } from "../rpc/list-limits.js";
@@ -53,7 +61,8 @@ export function createBinder<Desc extends DescMessage>(schema: Desc): Binder<Mes
         const field = fieldsByName.get(normalizeName(name));
         if (!field || value === null) return; // unknown names are ignored; null means not given
         const given = values.get(field);
-        if (given) given.push(value); // not copied: 100,000 repeated parameters were quadratic
+        if (given)
+          given.push(value); // not copied: 100,000 repeated parameters were quadratic
         else values.set(field, [value]);
       };
       for (const [name, value] of parameters ?? []) collect(name, value);
@@ -100,7 +109,8 @@ function assign(message: Record<string, unknown>, field: DescField, inputs: unkn
     const items: ScalarValue[] = [];
     for (const input of inputs) {
       for (const item of listItems(input)) {
-        if (item === NOT_A_LIST) return { message: `${describe(inputs.length === 1 ? inputs[0] : inputs)} is not a list`, kind: "type" };
+        if (item === NOT_A_LIST)
+          return { message: `${describe(inputs.length === 1 ? inputs[0] : inputs)} is not a list`, kind: "type" };
         if (items.length === max) return { message: tooManyItems(max) }; // the rest is never read
         const read = readScalar(field.scalar, item);
         if ("problem" in read) return { message: read.problem, kind: read.kind };
@@ -119,7 +129,8 @@ function assign(message: Record<string, unknown>, field: DescField, inputs: unkn
 }
 
 function decimalText(field: DescField, inputs: unknown[]): string | undefined {
-  if (field.fieldKind !== "scalar" || (field.scalar !== ScalarType.DOUBLE && field.scalar !== ScalarType.FLOAT)) return undefined;
+  if (field.fieldKind !== "scalar" || (field.scalar !== ScalarType.DOUBLE && field.scalar !== ScalarType.FLOAT))
+    return undefined;
   const input = inputs[0];
   return input instanceof NumberText ? input.text : typeof input === "string" ? input.trim() : undefined;
 }
@@ -154,7 +165,7 @@ function* itemsOf(value: unknown): Generator<unknown> {
 
 /** The trimmed, non-empty items of comma-separated text (SEMANTICS.md section 11). */
 function* commaItems(text: string): Generator<string> {
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     // Runs of commas and spaces are passed over a character at a time: 1 MiB of ",,,"
     // would otherwise cost a search and a slice per empty item.
     if (isSeparator(text.charCodeAt(start))) {

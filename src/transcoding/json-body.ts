@@ -86,7 +86,8 @@ class JsonReader {
       let value: unknown;
       const c = this.text.charCodeAt(this.at);
       if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-        if (open.length === MAX_JSON_DEPTH) throw new JsonBodyError(`is nested deeper than ${MAX_JSON_DEPTH} levels (at ${this.at})`);
+        if (open.length === MAX_JSON_DEPTH)
+          throw new JsonBodyError(`is nested deeper than ${MAX_JSON_DEPTH} levels (at ${this.at})`);
         this.at++;
         const isObject = c === OPEN_OBJECT;
         this.skipSpace();
@@ -138,7 +139,8 @@ class JsonReader {
 
   /** A member's key and its colon. */
   private key(): string {
-    if (++this.members > MAX_JSON_MEMBERS) throw new JsonBodyError(`has more than ${MAX_JSON_MEMBERS} object members (at ${this.at})`);
+    if (++this.members > MAX_JSON_MEMBERS)
+      throw new JsonBodyError(`has more than ${MAX_JSON_MEMBERS} object members (at ${this.at})`);
     this.skipSpace();
     if (this.text.charCodeAt(this.at) !== QUOTE) throw this.unexpected();
     const key = this.string();
@@ -166,7 +168,8 @@ class JsonReader {
     const plain = text.slice(start + 1, end);
     // Searched within the string only: a search of the whole text per string would be quadratic.
     if (!plain.includes("\\")) {
-      if (this.controls && CONTROL.test(plain)) throw new JsonBodyError(`has a control character in the string at ${start}`);
+      if (this.controls && CONTROL.test(plain))
+        throw new JsonBodyError(`has a control character in the string at ${start}`);
       this.at = end + 1;
       return plain;
     }

@@ -53,7 +53,10 @@ function planOf(schema: DescMessage): MessagePlan {
   let plan = plans.get(schema);
   if (!plan) {
     plan = {
-      fields: schema.fields.map((field, i) => ({ field, key: Buffer.from(`${i === 0 ? "" : ","}${JSON.stringify(field.jsonName)}:`) })),
+      fields: schema.fields.map((field, i) => ({
+        field,
+        key: Buffer.from(`${i === 0 ? "" : ","}${JSON.stringify(field.jsonName)}:`),
+      })),
     };
     plans.set(schema, plan);
   }

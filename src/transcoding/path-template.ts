@@ -54,7 +54,10 @@ export function pathSegments(rawPath: string): PathSegments | undefined {
   return { decoded, folded: decoded.map((part) => part?.toLowerCase()) };
 }
 
-export function matchSegments(template: PathTemplate, { decoded, folded }: PathSegments): Map<string, string> | undefined {
+export function matchSegments(
+  template: PathTemplate,
+  { decoded, folded }: PathSegments,
+): Map<string, string> | undefined {
   if (decoded.length !== template.segments.length) return undefined;
   const variables = new Map<string, string>();
   for (let i = 0; i < decoded.length; i++) {

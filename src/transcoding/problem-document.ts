@@ -3,13 +3,12 @@ import { byteLengthOf } from "./json-bytes.js";
 import { restJson } from "./json-writer.js";
 import type { NodeResponse } from "./node-types.js";
 import { STATUS_CODES } from "node:http";
-import type { ConnectError} from "@connectrpc/connect";
+import type { ConnectError } from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
 import { DisclosureRefusalSchema, InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
 import { PeerGroupSuggestionSchema } from "../../gen/commercialpolicybenchmark/v2/peer_group_pb.js";
 import { codeName, httpStatusOf } from "../rpc/http-status.js";
 import { summarizeProblems } from "../rpc/input-problems.js";
-
 
 /** Seconds a caller should wait after a 503, while the database is away. */
 const RETRY_AFTER_SECONDS = "2";
@@ -49,7 +48,11 @@ export function problemFromError(error: ConnectError): Problem {
   const [refusal] = error.findDetails(DisclosureRefusalSchema);
   if (refusal) {
     const suggestion = refusal.suggestion ? restJson(PeerGroupSuggestionSchema, refusal.suggestion) : null;
-    return { ...base(status, error.code), detail: error.rawMessage, disclosure: { condition: refusal.condition, threshold: refusal.threshold, suggestion } };
+    return {
+      ...base(status, error.code),
+      detail: error.rawMessage,
+      disclosure: { condition: refusal.condition, threshold: refusal.threshold, suggestion },
+    };
   }
   return { ...base(status, error.code), detail: error.rawMessage };
 }

@@ -44,7 +44,19 @@ export function spellingOf(method: string, target: string, body: string | undefi
  * text of each amount, which the answer may depend on, and the part of the answer the
  * route sends. The GET and POST forms of one method share their answers.
  */
-export function canonicalRequest(route: HttpRoute, input: Uint8Array, decimalTexts: ReadonlyMap<string, string>): string {
-  const texts = [...decimalTexts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([field, text]) => `${field}=${text}`);
-  return [route.method.parent.typeName, route.method.name, route.responseBody, Buffer.from(input).toString("base64"), ...texts].join("\n");
+export function canonicalRequest(
+  route: HttpRoute,
+  input: Uint8Array,
+  decimalTexts: ReadonlyMap<string, string>,
+): string {
+  const texts = [...decimalTexts]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([field, text]) => `${field}=${text}`);
+  return [
+    route.method.parent.typeName,
+    route.method.name,
+    route.responseBody,
+    Buffer.from(input).toString("base64"),
+    ...texts,
+  ].join("\n");
 }

@@ -27,7 +27,7 @@ export function readRequestBody(req: NodeRequest, maxBytes: number): Promise<str
     };
     const onClose = () => onError(new Error("the request was closed before its body arrived"));
     const onReadable = () => {
-      for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null; ) {
+      for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null;) {
         size += chunk.length;
         if (size > maxBytes) {
           stop();

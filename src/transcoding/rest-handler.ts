@@ -99,7 +99,10 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     if (!bound) {
       const fresh = bindRequest(route, pathVariables, req, body);
       if (fresh instanceof MalformedBodyError) {
-        return writeProblem(res, problem(400, Code.InvalidArgument, "the body is not valid JSON", [{ field: "body", message: fresh.message }]));
+        return writeProblem(
+          res,
+          problem(400, Code.InvalidArgument, "the body is not valid JSON", [{ field: "body", message: fresh.message }]),
+        );
       }
       if ("canonical" in fresh) bindings.remember(spelling, fresh);
       bound = fresh;
@@ -114,7 +117,10 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     }
     const handler = handlerOf.get(route.method)!;
     const problems = "problems" in bound ? bound.problems : [];
-    const contextValues = options.contextValues(req).set(bindingProblemsKey, problems).set(decimalTextsKey, bound.decimalTexts);
+    const contextValues = options
+      .contextValues(req)
+      .set(bindingProblemsKey, problems)
+      .set(decimalTextsKey, bound.decimalTexts);
     const turn: TurnHandOver = {};
     try {
       const output = await invoke(handler, bound.input, req, res, contextValues.set(turnHandOverKey, turn));
@@ -141,7 +147,10 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     req: NodeRequest,
     body: string | undefined,
   ): BoundRequest | UnboundRequest | MalformedBodyError {
-    const inputs = body === undefined ? { pathVariables, parameters: splitRequestTarget(req).query } : bodyInputs(pathVariables, body);
+    const inputs =
+      body === undefined
+        ? { pathVariables, parameters: splitRequestTarget(req).query }
+        : bodyInputs(pathVariables, body);
     if (inputs instanceof MalformedBodyError) return inputs;
     const { message, problems, decimalTexts } = binders.get(route)!.bind(inputs);
     const input = toBinary(route.method.input, message);
@@ -207,7 +216,8 @@ function sendAnswer(
   encoding: ContentEncoding | undefined,
   ticket: CacheTicket | undefined,
 ): Promise<void> | undefined {
-  if (byteLengthOf(chunks) < COMPRESS_MIN_BYTES) return void writeJsonBytes(res, 200, chunks, "application/json", headers);
+  if (byteLengthOf(chunks) < COMPRESS_MIN_BYTES)
+    return void writeJsonBytes(res, 200, chunks, "application/json", headers);
   // Whether compressed or not, this answer's bytes depend on Accept-Encoding (RFC 9110 12.5.5).
   const varying = { ...headers, vary: "accept-encoding" };
   if (encoding === undefined) return void writeJsonBytes(res, 200, chunks, "application/json", varying);
@@ -291,5 +301,8 @@ async function invoke(
 /** The answer's JSON: the whole message, or the field the route's response_body names. */
 function answerJson(route: HttpRoute, output: Message): JsonBytes {
   if (route.responseBody === "") return messageJson(route.method.output, output);
-  return fieldJson(route.method.output.fields.find((f) => f.name === route.responseBody)!, output);
+  return fieldJson(
+    route.method.output.fields.find((f) => f.name === route.responseBody)!,
+    output,
+  );
 }

@@ -23,7 +23,13 @@ const INT_RANGES: Partial<Record<ScalarType, [bigint, bigint]>> = {
   [ScalarType.FIXED64]: [0n, 2n ** 64n - 1n],
 };
 
-const IS_64_BIT = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64, ScalarType.UINT64, ScalarType.FIXED64]);
+const IS_64_BIT = new Set([
+  ScalarType.INT64,
+  ScalarType.SINT64,
+  ScalarType.SFIXED64,
+  ScalarType.UINT64,
+  ScalarType.FIXED64,
+]);
 
 // JSON's number grammar, with an optional sign and fraction-only forms (".5") allowed.
 const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -31,12 +37,15 @@ const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** Reads one JSON value (numbers as NumberText) or query-string text as a value of the scalar type. */
 export function readScalar(type: ScalarType, given: unknown): Read {
   // A JSON number is read from its digits; it is no string, nor a boolean.
-  const input = given instanceof NumberText && type !== ScalarType.STRING && type !== ScalarType.BOOL ? given.text : given;
+  const input =
+    given instanceof NumberText && type !== ScalarType.STRING && type !== ScalarType.BOOL ? given.text : given;
   switch (type) {
     case ScalarType.STRING:
       if (typeof input !== "string") return typeProblem(input, "a string");
       // Protobuf strings may hold U+0000; no text column or parameter of PostgreSQL can.
-      return input.includes("\u0000") ? { problem: "must not contain a NUL character", kind: "type" } : { value: input };
+      return input.includes("\u0000")
+        ? { problem: "must not contain a NUL character", kind: "type" }
+        : { value: input };
     case ScalarType.BOOL:
       return readBool(input);
     case ScalarType.DOUBLE:
@@ -68,11 +77,20 @@ function readDouble(input: unknown): Read {
 
 function readInteger(type: ScalarType, input: unknown): Read {
   const integer =
-    typeof input === "number" ? (Number.isInteger(input) ? BigInt(input) : undefined) : typeof input === "string" ? exactInteger(input.trim()) : undefined;
+    typeof input === "number"
+      ? Number.isInteger(input)
+        ? BigInt(input)
+        : undefined
+      : typeof input === "string"
+        ? exactInteger(input.trim())
+        : undefined;
   if (integer === undefined) return typeProblem(input, "an integer");
   const [min, max] = INT_RANGES[type] ?? [0n, 0n];
   if (integer < min || integer > max) {
-    return { problem: `${typeof input === "string" ? input.trim() : String(input)} is out of range (${min} to ${max})`, kind: "range" };
+    return {
+      problem: `${typeof input === "string" ? input.trim() : String(input)} is out of range (${min} to ${max})`,
+      kind: "range",
+    };
   }
   return { value: IS_64_BIT.has(type) ? integer : Number(integer) };
 }

@@ -26,7 +26,12 @@ for (const [name, filter, orderBy, skip] of cases) {
   let found = 0;
   for (let i = 0; i < 5; i++) {
     const started = performance.now();
-    const result = await searchCompanies(knex, filter ? parseFilter(filter) : undefined, orderBy ? parseOrderBy(orderBy) : DEFAULT_ORDER, { skip: BigInt(skip), top: 100 });
+    const result = await searchCompanies(
+      knex,
+      filter ? parseFilter(filter) : undefined,
+      orderBy ? parseOrderBy(orderBy) : DEFAULT_ORDER,
+      { skip: BigInt(skip), top: 100 },
+    );
     times.push(performance.now() - started);
     found = result.totalCount;
   }

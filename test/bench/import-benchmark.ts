@@ -89,7 +89,8 @@ async function main(): Promise<void> {
   await writeFile(options.jsonFile, `${JSON.stringify(report, null, 2)}\n`);
 
   const { floor, schemaFloor } = last;
-  const ratios = (of: (r: (typeof rounds)[number]) => FloorTiming) => rounds.map((r) => (r.firstLoad.ms / of(r).totalMs).toFixed(2)).join(", ");
+  const ratios = (of: (r: (typeof rounds)[number]) => FloorTiming) =>
+    rounds.map((r) => (r.firstLoad.ms / of(r).totalMs).toFixed(2)).join(", ");
   console.log(`
 floor (psql \\copy + primary keys): ${seconds(floor.totalMs)}  (${steps(floor)}; keys ${seconds(floor.afterCopyMs)})
 schema floor (psql, whole schema):  ${seconds(schemaFloor.totalMs)}  (${steps(schemaFloor)}; indexes, keys, statistics ${seconds(schemaFloor.afterCopyMs)})
@@ -129,9 +130,14 @@ async function measureReaders(databaseUrl: string, companies: number) {
     peerIndex: "off",
     logFile: `${options.jsonFile.replace(/\.json$/, "")}.server.log`,
   });
-  cleanups.push(() => identity.close(), () => server.stop());
+  cleanups.push(
+    () => identity.close(),
+    () => server.stop(),
+  );
   await server.ready(120_000);
-  const narrow = (await withClient(databaseUrl, (client) => findClasses(client, AS_OF))).find((c) => c.name === "narrow")!;
+  const narrow = (await withClient(databaseUrl, (client) => findClasses(client, AS_OF))).find(
+    (c) => c.name === "narrow",
+  )!;
   const benchmarkCall = operationNamed("POST assessment").call(narrow, baseVariant(narrow));
   const readers = startReaders(server.baseUrl, identity.token, options.readers, benchmarkCall, companies);
   await new Promise((resolve) => setTimeout(resolve, options.baselineSeconds * 1000));

@@ -30,14 +30,25 @@ const FAST_MS = 100;
 const WARM_UP_REQUESTS = 5;
 
 const options = new Command()
-  .option("--database-url <url>", "an imported database (npm run bench creates one)", "postgres://postgres@127.0.0.1:5432/cpb_bench_1")
+  .option(
+    "--database-url <url>",
+    "an imported database (npm run bench creates one)",
+    "postgres://postgres@127.0.0.1:5432/cpb_bench_1",
+  )
   .option("--engine <engine>", "index or sql", "index")
   .option("--concurrency <n>", "clients sending at once", whole, 128)
   .option("--seconds <n>", "how long", whole, 20)
   .option("--operation <name>", "the operation sent (an operation of npm run bench)", "POST limit adequacy")
   .option("--storm", "refused clients send again at once instead of after Retry-After")
   .parse(process.argv)
-  .opts<{ databaseUrl: string; engine: "index" | "sql"; concurrency: number; seconds: number; operation: OperationName; storm?: boolean }>();
+  .opts<{
+    databaseUrl: string;
+    engine: "index" | "sql";
+    concurrency: number;
+    seconds: number;
+    operation: OperationName;
+    storm?: boolean;
+  }>();
 
 function whole(text: string): number {
   const n = Number(text);
@@ -45,7 +56,9 @@ function whole(text: string): number {
   return n;
 }
 
-const broadest = (await withClient(options.databaseUrl, (client) => findClasses(client, AS_OF))).find((c) => c.name === "broadest")!;
+const broadest = (await withClient(options.databaseUrl, (client) => findClasses(client, AS_OF))).find(
+  (c) => c.name === "broadest",
+)!;
 const call = operationNamed(options.operation).call(broadest, baseVariant(broadest));
 const { identity, server } = await startServerWithIdentity({
   databaseUrl: options.databaseUrl,
@@ -57,8 +70,18 @@ try {
   await server.ready(300_000);
   console.log(`cpb serve ready (${options.engine} engine)`);
   await warmUp(server.baseUrl, identity.token);
-  const child = fork(path.resolve(import.meta.dirname, "overload/load-child.ts"), [], { execArgv: ["--import", "tsx"] });
-  const spec: OverloadSpec = { baseUrl: server.baseUrl, token: identity.token, path: call.path, body: call.body!, concurrency: options.concurrency, seconds: options.seconds, honourRetryAfter: !options.storm };
+  const child = fork(path.resolve(import.meta.dirname, "overload/load-child.ts"), [], {
+    execArgv: ["--import", "tsx"],
+  });
+  const spec: OverloadSpec = {
+    baseUrl: server.baseUrl,
+    token: identity.token,
+    path: call.path,
+    body: call.body!,
+    concurrency: options.concurrency,
+    seconds: options.seconds,
+    honourRetryAfter: !options.storm,
+  };
   const loaded = new Promise<OverloadResult>((resolve) => {
     child.once("message", (message) => resolve(message as OverloadResult));
     child.send(spec);

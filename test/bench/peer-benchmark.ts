@@ -22,7 +22,14 @@ import { createBenchRun } from "./peer/bench-run.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { startBareServer, type BareServer } from "./peer/bare-server.js";
-import { dropDatabase, holdsImport, importFolder, migrate, recreateDatabase, withClient } from "./peer/bench-database.js";
+import {
+  dropDatabase,
+  holdsImport,
+  importFolder,
+  migrate,
+  recreateDatabase,
+  withClient,
+} from "./peer/bench-database.js";
 import { findClasses, type PeerClass } from "./peer/classes.js";
 import { runCold, type ColdResult } from "./peer/cold-run.js";
 import { prepareDataFolder } from "./peer/data-folder.js";
@@ -64,13 +71,18 @@ async function main(): Promise<void> {
     peerIndex: options.engine === "index" ? "on" : "off",
     logFile: `${options.jsonFile.replace(/\.json$/, "")}.server.log`,
   });
-  cleanups.push(() => identity.close(), () => server.stop());
+  cleanups.push(
+    () => identity.close(),
+    () => server.stop(),
+  );
   const rss = startRssSampler(server.pid);
   cleanups.push(async () => rss.stop());
   step(`cpb serve (pid ${server.pid}) at ${server.baseUrl}: waiting for /readyz`);
   const readyz = await server.ready(options.readyTimeoutSeconds * 1000);
   const readyMs = performance.now() - server.startedAt;
-  step(`ready in ${(readyMs / 1000).toFixed(1)} s; peer index: ${readyz.peerIndex ? JSON.stringify(readyz.peerIndex) : "n/a"}`);
+  step(
+    `ready in ${(readyMs / 1000).toFixed(1)} s; peer index: ${readyz.peerIndex ? JSON.stringify(readyz.peerIndex) : "n/a"}`,
+  );
 
   const health = startHealthProbe(server.baseUrl);
   const client = createApiClient(server.baseUrl, identity.token);
@@ -85,7 +97,9 @@ async function main(): Promise<void> {
   for (const c of classes) {
     const reference = await fetchReference(client, c);
     references.set(c, reference);
-    step(`${c.name}: ${reference.peers} peer programs (naics ${c.naics.join(",")}, coverage ${c.coverageId}, LOB ${c.lineOfBusinessId.join(",")}, revenues ${centsText(c.exposureRangeLow)} to ${centsText(c.exposureRangeHigh)})`);
+    step(
+      `${c.name}: ${reference.peers} peer programs (naics ${c.naics.join(",")}, coverage ${c.coverageId}, LOB ${c.lineOfBusinessId.join(",")}, revenues ${centsText(c.exposureRangeLow)} to ${centsText(c.exposureRangeHigh)})`,
+    );
   }
 
   const cold = await measureCold(classes, references, client);
@@ -101,7 +115,12 @@ async function main(): Promise<void> {
     connections: options.connections,
     durationSeconds: Math.min(1, options.durationSeconds),
   });
-  const rows = await measureWarm(classes, references, cold, { load, bare, serverUrl: server.baseUrl, token: identity.token });
+  const rows = await measureWarm(classes, references, cold, {
+    load,
+    bare,
+    serverUrl: server.baseUrl,
+    token: identity.token,
+  });
 
   step("rebuild: dataset version bumped under load");
   const broadest = classes.find((c) => c.name === "broadest")!;
@@ -109,7 +128,13 @@ async function main(): Promise<void> {
     databaseUrl,
     serverUrl: server.baseUrl,
     load,
-    loadSpec: loadSpec(server.baseUrl, identity.token, operationNamed("POST assessment").call(broadest, baseVariant(broadest)), options.connections, 3600),
+    loadSpec: loadSpec(
+      server.baseUrl,
+      identity.token,
+      operationNamed("POST assessment").call(broadest, baseVariant(broadest)),
+      options.connections,
+      3600,
+    ),
     rss,
     timeoutMs: options.readyTimeoutSeconds * 1000,
     failures,
@@ -136,7 +161,13 @@ async function main(): Promise<void> {
     },
     data: { scale: options.scale, ...counts, ...data },
     classes: classes.map((c) => classReport(c, references.get(c)!.peers)),
-    server: { engine: options.engine, readyMs, peerIndex: readyz.peerIndex, eventLoopDelayMs: healthz.eventLoopDelayMs, healthz },
+    server: {
+      engine: options.engine,
+      readyMs,
+      peerIndex: readyz.peerIndex,
+      eventLoopDelayMs: healthz.eventLoopDelayMs,
+      healthz,
+    },
     rows,
     rss: { peakBytes: rss.peak(), rebuildPeakBytes: rebuild.peakRssBytes, samples: rss.samples().length },
     rebuild,
@@ -150,7 +181,9 @@ async function main(): Promise<void> {
 }
 
 /** A database holding this scale's import: reused (`--reuse`) or made now from the generated folder. */
-async function prepareData(counts: ReturnType<typeof countsAt>): Promise<{ reusedDatabase: boolean; importMs: number | null }> {
+async function prepareData(
+  counts: ReturnType<typeof countsAt>,
+): Promise<{ reusedDatabase: boolean; importMs: number | null }> {
   const { databaseUrl } = options;
   if (options.reuse && (await holdsImport(databaseUrl, counts))) {
     step(`database: reusing ${databaseUrl}`);
@@ -172,7 +205,11 @@ function rowKey(c: PeerClass, operationName: string): string {
 }
 
 /** The cold runs of every class × operation; all the requests of a class differ from one another. */
-async function measureCold(classes: PeerClass[], references: Map<PeerClass, ClassReference>, client: ApiClient): Promise<Map<string, ColdResult>> {
+async function measureCold(
+  classes: PeerClass[],
+  references: Map<PeerClass, ClassReference>,
+  client: ApiClient,
+): Promise<Map<string, ColdResult>> {
   const cold = new Map<string, ColdResult>();
   for (const [index, peerClass] of classes.entries()) {
     const variants = createVariants(peerClass, index + 1);
@@ -188,7 +225,9 @@ async function measureCold(classes: PeerClass[], references: Map<PeerClass, Clas
         failures,
       });
       cold.set(rowKey(peerClass, operation.name), result);
-      step(`cold ${rowKey(peerClass, operation.name)}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.maxBytes} bytes, ${result.failed} failed`);
+      step(
+        `cold ${rowKey(peerClass, operation.name)}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.maxBytes} bytes, ${result.failed} failed`,
+      );
     }
     step(`${peerClass.name}: ${variants.distinctHighs()} distinct exposureRangeHigh values`);
   }
@@ -228,7 +267,9 @@ async function measureWarm(
         withinLimit: coldResult.p95Ms <= limitMs,
         warm,
       });
-      step(`warm ${label}: ${Math.round(warm.server.requestsPerSecond)} req/s, bare ${Math.round(warm.bare.requestsPerSecond)} req/s`);
+      step(
+        `warm ${label}: ${Math.round(warm.server.requestsPerSecond)} req/s, bare ${Math.round(warm.bare.requestsPerSecond)} req/s`,
+      );
     }
   }
   return rows;

@@ -74,14 +74,19 @@ async function main(): Promise<void> {
     env: options.serverEnv,
     logFile: `${options.jsonFile.replace(/\.json$/, "")}.server.log`,
   });
-  cleanups.push(() => identity.close(), () => server.stop());
+  cleanups.push(
+    () => identity.close(),
+    () => server.stop(),
+  );
   const rss = startRssSampler(server.pid, RSS_INTERVAL_MS);
   cleanups.push(async () => rss.stop());
   step(`cpb serve (pid ${server.pid}) at ${server.baseUrl}: waiting for /readyz`);
   const ready = await server.ready(options.readyTimeoutSeconds * 1000);
   // /readyz's event-loop delay counts from the server's start: what start-up alone left in it.
   const startDelay = ready.eventLoopDelayMs;
-  step(`ready; event-loop delay so far (start-up, first index build): ${startDelay ? `p99 ${startDelay.p99} ms, max ${startDelay.max} ms` : "n/a"}`);
+  step(
+    `ready; event-loop delay so far (start-up, first index build): ${startDelay ? `p99 ${startDelay.p99} ms, max ${startDelay.max} ms` : "n/a"}`,
+  );
 
   const clients = await startClients({
     baseUrl: server.baseUrl,
@@ -93,7 +98,9 @@ async function main(): Promise<void> {
   const loadStart = performance.now();
   const loadEnd = loadStart + options.minutes * 60_000;
   const importEveryMs = options.importEveryMinutes * 60_000;
-  step(`load: ${options.concurrency} clients for ${options.minutes} min; cpb import --replace every ${options.importEveryMinutes} min; a report every ${options.reportEverySeconds} s`);
+  step(
+    `load: ${options.concurrency} clients for ${options.minutes} min; cpb import --replace every ${options.importEveryMinutes} min; a report every ${options.reportEverySeconds} s`,
+  );
   step(RSS_RULE);
 
   const imports = startImportSchedule({

@@ -46,12 +46,19 @@ function generatedCases(random: SeededRandom): DatasetCase[] {
       seed: `${SEED}-${i}`,
       asOf,
     };
-    return { name: `generated ${JSON.stringify(options)}`, asOf, write: (dir: string) => generateDataset(dir, options) };
+    return {
+      name: `generated ${JSON.stringify(options)}`,
+      asOf,
+      write: (dir: string) => generateDataset(dir, options),
+    };
   });
 }
 
 const master = createSeededRandom(SEED);
-const cases: DatasetCase[] = [{ name: "edge cases (hand-made)", asOf: EDGE_AS_OF, write: writeEdgeDataset }, ...generatedCases(master)];
+const cases: DatasetCase[] = [
+  { name: "edge cases (hand-made)", asOf: EDGE_AS_OF, write: writeEdgeDataset },
+  ...generatedCases(master),
+];
 
 async function loadSource(dir: string): Promise<DrawSource> {
   const [companies, programs, losses, linesOfBusiness] = await Promise.all([
@@ -150,8 +157,7 @@ for (const datasetCase of cases) {
               .filter((line) => line.requestId === requestId && (line.level ?? 0) >= 40)
               .map((line) => (line.err?.message ?? JSON.stringify(line)).split(" - ").pop() ?? "");
             t.fail(`${name}: status ${status}`, { ...context, answer: text.slice(0, 2000), log: errors });
-          }
-          else t.strictSame(json, expected, `${name} #${group}: answer differs from the reference`, context);
+          } else t.strictSame(json, expected, `${name} #${group}: answer differs from the reference`, context);
         }
       }
     }

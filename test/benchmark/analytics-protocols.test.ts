@@ -35,7 +35,10 @@ t.test("gRPC and Connect agree with the reference on random peer groups of the d
   const [companies, programs, losses, linesOfBusiness] = await Promise.all(
     ["companies.csv", "programs.csv", "losses.csv", "lines_of_business.csv"].map((file) => readCsv(dir, file)),
   );
-  const source = { dataset: { companies: companies!, programs: programs!, losses: losses! }, linesOfBusiness: linesOfBusiness! };
+  const source = {
+    dataset: { companies: companies!, programs: programs!, losses: losses! },
+    linesOfBusiness: linesOfBusiness!,
+  };
   const expected = (name: string, request: ReferenceRequest) =>
     ANALYTICS_OPERATIONS.find((operation) => operation.name === name)!.expected(source.dataset, request, AS_OF);
   const random = createSeededRandom("cpb-protocols-1");
@@ -50,21 +53,29 @@ t.test("gRPC and Connect agree with the reference on random peer groups of the d
     for (const [protocol, transport] of transports) {
       const assessment = createClient(AssessmentService, transport);
       const lossDetails = createClient(LossDetailsService, transport);
-      const same = (actual: unknown, name: string) => t.strictSame(actual, expected(name, request), `${protocol} ${name} #${group}`, { request });
+      const same = (actual: unknown, name: string) =>
+        t.strictSame(actual, expected(name, request), `${protocol} ${name} #${group}`, { request });
       same(shape(GetAssessmentDataResponseSchema, await assessment.getAssessmentData(input)), "GET assessment");
       same(shape(PostAssessmentDataResponseSchema, await assessment.postAssessmentData(input)), "POST assessment");
       same(shape(GetRpmDistributionDataResponseSchema, await assessment.getRpmDistributionData(input)), "POST RPM");
       same(Number((await assessment.getTotalProgramCount(input)).totalProgramCount), "POST total program count");
       same(Number((await assessment.getTotalLossCount(input)).totalLossCount), "POST total loss count");
-      same(shape(LimitAdequacySchema, (await lossDetails.getLimitAdequacy(input)).limitAdequacy!), "GET limit adequacy (limitadequacy)");
-      same(shape(LimitAdequacySchema, (await lossDetails.postLimitAdequacyData(input)).limitAdequacy!), "POST limit adequacy");
+      same(
+        shape(LimitAdequacySchema, (await lossDetails.getLimitAdequacy(input)).limitAdequacy!),
+        "GET limit adequacy (limitadequacy)",
+      );
+      same(
+        shape(LimitAdequacySchema, (await lossDetails.postLimitAdequacyData(input)).limitAdequacy!),
+        "POST limit adequacy",
+      );
     }
   }
 });
 
 /** A normalized request as the fields of the request messages (they share their names). */
 function toMessageInit(request: ReferenceRequest) {
-  const amount = (value: string | null | undefined) => (value === null || value === undefined ? undefined : Number(value));
+  const amount = (value: string | null | undefined) =>
+    value === null || value === undefined ? undefined : Number(value);
   return {
     naics: request.naics,
     coverageId: request.coverageId,

@@ -44,20 +44,32 @@ function figuresOf(operation: string, dataset: ReferenceDataset, request: Refere
   ];
   if (operation === "GET assessment") return [["programs", programs], ...distributions];
   if (operation === "POST assessment") return distributions;
-  if (operation.includes("RPM")) return [["rates per million", programs.filter((p) => has(p, "premium") && has(p, "limit") && Number(p.limit) > 0)]];
+  if (operation.includes("RPM"))
+    return [["rates per million", programs.filter((p) => has(p, "premium") && has(p, "limit") && Number(p.limit) > 0)]];
   if (operation === "POST total program count") return [["programs", programs]];
-  if (operation.includes("limit adequacy")) return [["limits", peerPrograms(dataset, request, AS_OF, "default").filter((p) => has(p, "limit"))]];
+  if (operation.includes("limit adequacy"))
+    return [["limits", peerPrograms(dataset, request, AS_OF, "default").filter((p) => has(p, "limit"))]];
   return []; // the loss count: public records
 }
 
 /** Whether the rule refuses a set of programs as the program count's (the plain reading). */
 function refusedPrograms(rows: CsvRow[]): boolean {
-  return disclosureRefusal(STANDARD_RULE, "programs", contributorsOf(rows.map((row) => ({ companyId: row.company_id!, source: row.source || null })))) !== undefined;
+  return (
+    disclosureRefusal(
+      STANDARD_RULE,
+      "programs",
+      contributorsOf(rows.map((row) => ({ companyId: row.company_id!, source: row.source || null }))),
+    ) !== undefined
+  );
 }
 
 function expectedRefusal(operation: string, dataset: ReferenceDataset, request: ReferenceRequest) {
   for (const [figure, rows] of figuresOf(operation, dataset, request)) {
-    const refusal = disclosureRefusal(STANDARD_RULE, figure, contributorsOf(rows.map((row) => ({ companyId: row.company_id!, source: row.source || null }))));
+    const refusal = disclosureRefusal(
+      STANDARD_RULE,
+      figure,
+      contributorsOf(rows.map((row) => ({ companyId: row.company_id!, source: row.source || null }))),
+    );
     if (refusal) return refusal;
   }
   return undefined;
@@ -65,8 +77,20 @@ function expectedRefusal(operation: string, dataset: ReferenceDataset, request: 
 
 /** The request widened to every company of its coverage, in two 12-month periods. */
 function wholeBook(source: DrawSource, request: ReferenceRequest): ReferenceRequest {
-  const naics = [...new Set(source.dataset.companies.map((c) => (c.naics ?? "").slice(0, 2)).filter((code) => code !== ""))];
-  return { ...request, naics, lineOfBusinessId: [0], exposureType: "Revenues", exposureRangeLow: "0", exposureRangeHigh: "1000000000000000", organizationType: [], periodMonths: 12, periods: 2 };
+  const naics = [
+    ...new Set(source.dataset.companies.map((c) => (c.naics ?? "").slice(0, 2)).filter((code) => code !== "")),
+  ];
+  return {
+    ...request,
+    naics,
+    lineOfBusinessId: [0],
+    exposureType: "Revenues",
+    exposureRangeLow: "0",
+    exposureRangeHigh: "1000000000000000",
+    organizationType: [],
+    periodMonths: 12,
+    periods: 2,
+  };
 }
 
 /** Trend periods over every data set: small books withhold most, so both are counted over all of them. */
@@ -74,7 +98,13 @@ const trendPeriods = { withheld: 0, open: 0 };
 
 const master = createSeededRandom(SEED);
 for (let d = 0; d < DATASETS; d++) {
-  const options = { companies: 15 + master.int(30), programs: 60 + master.int(200), losses: 20 + master.int(40), seed: `${SEED}-${d}`, asOf: AS_OF };
+  const options = {
+    companies: 15 + master.int(30),
+    programs: 60 + master.int(200),
+    losses: 20 + master.int(40),
+    seed: `${SEED}-${d}`,
+    asOf: AS_OF,
+  };
   t.test(`generated ${JSON.stringify(options)}`, async (t) => {
     const dir = await createTempDir(t, "cpb-disclosure-");
     await generateDataset(dir, options);
@@ -86,8 +116,13 @@ for (let d = 0; d < DATASETS; d++) {
       index: await startTestServer(t, knex, { asOf: AS_OF, disclosure: STANDARD_RULE, peerIndex }),
     };
     const open = await startTestServer(t, knex, { asOf: AS_OF });
-    const [companies, programs, losses, linesOfBusiness] = await Promise.all(["companies", "programs", "losses", "lines_of_business"].map((name) => readCsv(dir, `${name}.csv`)));
-    const source: DrawSource = { dataset: { companies: companies!, programs: programs!, losses: losses! }, linesOfBusiness: linesOfBusiness! };
+    const [companies, programs, losses, linesOfBusiness] = await Promise.all(
+      ["companies", "programs", "losses", "lines_of_business"].map((name) => readCsv(dir, `${name}.csv`)),
+    );
+    const source: DrawSource = {
+      dataset: { companies: companies!, programs: programs!, losses: losses! },
+      linesOfBusiness: linesOfBusiness!,
+    };
     const random = createSeededRandom(`${SEED}/${d}`);
     const seen = { refused: 0, answered: 0, withheld: 0, open: 0, refusedOriginals: 0 };
 
@@ -104,17 +139,27 @@ for (let d = 0; d < DATASETS; d++) {
           seen.open += trend.periods.filter((period) => !period.withheld).length;
           for (const engine of ENGINES) {
             const res = await fetch(`${guarded[engine].url}${operation.path}`, { method: "POST", body });
-            t.strictSame({ status: res.status, json: await res.json() }, { status: 200, json: trend }, `${operation.name} (${engine}) #${group}`);
+            t.strictSame(
+              { status: res.status, json: await res.json() },
+              { status: 200, json: trend },
+              `${operation.name} (${engine}) #${group}`,
+            );
           }
           continue;
         }
         const body = JSON.stringify(toBody(request, operation.inputs, random));
         if (operation.name.includes("suggestions")) {
           // Never refused: only groups that pass are offered, a refused original shows null counts (SEMANTICS.md section 14).
-          const expectedSuggestions = suggestPeerGroups(source.dataset, request, AS_OF, (rows) => refusedPrograms(rows));
+          const expectedSuggestions = suggestPeerGroups(source.dataset, request, AS_OF, (rows) =>
+            refusedPrograms(rows),
+          );
           for (const engine of ENGINES) {
             const res = await fetch(`${guarded[engine].url}${operation.path}`, { method: "POST", body });
-            t.strictSame({ status: res.status, json: (await res.json()) as unknown }, { status: 200, json: expectedSuggestions }, `${operation.name} (${engine}) #${group}`);
+            t.strictSame(
+              { status: res.status, json: (await res.json()) as unknown },
+              { status: 200, json: expectedSuggestions },
+              `${operation.name} (${engine}) #${group}`,
+            );
             if (expectedSuggestions.original.programCount === null) seen.refusedOriginals++;
           }
           continue;
@@ -127,7 +172,16 @@ for (let d = 0; d < DATASETS; d++) {
           const name = `${operation.name} (${engine}) #${group}`;
           if (expected) {
             seen.refused++;
-            t.match({ status: res.status, ...(JSON.parse(text) as object) }, { status: 400, code: "failed_precondition", disclosure: { condition: expected.condition, threshold: expected.threshold }, detail: expected.message }, name);
+            t.match(
+              { status: res.status, ...(JSON.parse(text) as object) },
+              {
+                status: 400,
+                code: "failed_precondition",
+                disclosure: { condition: expected.condition, threshold: expected.threshold },
+                detail: expected.message,
+              },
+              name,
+            );
           } else {
             seen.answered++;
             t.equal(res.status, 200, name);
@@ -136,7 +190,9 @@ for (let d = 0; d < DATASETS; d++) {
         }
       }
     }
-    t.comment(`${seen.refused} refused, ${seen.answered} answered, trend periods: ${seen.withheld} withheld, ${seen.open} answered`);
+    t.comment(
+      `${seen.refused} refused, ${seen.answered} answered, trend periods: ${seen.withheld} withheld, ${seen.open} answered`,
+    );
     trendPeriods.withheld += seen.withheld;
     trendPeriods.open += seen.open;
     t.ok(seen.refused > 0 && seen.answered > 0, "both outcomes drawn: the property is exercised");
@@ -145,5 +201,8 @@ for (let d = 0; d < DATASETS; d++) {
 }
 
 t.test("trend periods withheld and answered: the rule is exercised per period", async (t) => {
-  t.ok(trendPeriods.withheld > 0 && trendPeriods.open > 0, `${trendPeriods.withheld} withheld, ${trendPeriods.open} answered`);
+  t.ok(
+    trendPeriods.withheld > 0 && trendPeriods.open > 0,
+    `${trendPeriods.withheld} withheld, ${trendPeriods.open} answered`,
+  );
 });

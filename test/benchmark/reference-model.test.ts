@@ -15,9 +15,34 @@ import { marketTrend } from "./reference/trend.js";
 
 const AS_OF = "2026-08-31";
 
-const companyColumns = ["company_id", "company_name", "organization_type", "naics", "revenues", "employees", "market_cap"];
-const programColumns = ["program_id", "company_id", "coverage_id", "line_of_business_id", "effective_date", "limit", "premium", "retention"];
-const lossColumns = ["loss_event_id", "company_id", "coverage_id", "line_of_business_id", "accident_date", "filing_date", "total_amount"];
+const companyColumns = [
+  "company_id",
+  "company_name",
+  "organization_type",
+  "naics",
+  "revenues",
+  "employees",
+  "market_cap",
+];
+const programColumns = [
+  "program_id",
+  "company_id",
+  "coverage_id",
+  "line_of_business_id",
+  "effective_date",
+  "limit",
+  "premium",
+  "retention",
+];
+const lossColumns = [
+  "loss_event_id",
+  "company_id",
+  "coverage_id",
+  "line_of_business_id",
+  "accident_date",
+  "filing_date",
+  "total_amount",
+];
 
 function rows(columns: string[], values: string[][]): Record<string, string>[] {
   return values.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i] ?? ""])));
@@ -79,7 +104,24 @@ t.test("exact arithmetic and text", async (t) => {
   t.equal(money(123_456_789n), "$1,234,567.89");
   t.equal(money(100_000n), "$1,000");
   const ordinals = [0n, 1n, 2n, 3n, 4n, 11n, 12n, 13n, 21n, 22n, 23n, 100n, 101n, 111n, 112n, 113n];
-  t.same(ordinals.map(ordinal), ["0th", "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "100th", "101st", "111th", "112th", "113th"]);
+  t.same(ordinals.map(ordinal), [
+    "0th",
+    "1st",
+    "2nd",
+    "3rd",
+    "4th",
+    "11th",
+    "12th",
+    "13th",
+    "21st",
+    "22nd",
+    "23rd",
+    "100th",
+    "101st",
+    "111th",
+    "112th",
+    "113th",
+  ]);
 });
 
 t.test("time window: month subtraction clamps to the month's end; start < date <= end", async (t) => {
@@ -140,23 +182,55 @@ t.test("GET assessment over the hand-made rows", async (t) => {
   t.equal(answer.totalProgramCount, 4);
   t.equal(answer.totalLossCount, 5, "losses 1, 2, 3, 6, 7; no loss-year filter");
   const limits = answer.limitDistribution;
-  t.equal(limits.chartDescription, "The selected company's limit of $1,000,000 puts it in the 67th percentile in relation to its peers.");
-  t.same(limits.bands.filter((b) => b.programCount > 0), [
-    { bandSeq: 1, bandDescription: "0-100K", programCount: 1 },
-    { bandSeq: 5, bandDescription: "750K-1M", programCount: 2 },
-  ]);
+  t.equal(
+    limits.chartDescription,
+    "The selected company's limit of $1,000,000 puts it in the 67th percentile in relation to its peers.",
+  );
+  t.same(
+    limits.bands.filter((b) => b.programCount > 0),
+    [
+      { bandSeq: 1, bandDescription: "0-100K", programCount: 1 },
+      { bandSeq: 5, bandDescription: "750K-1M", programCount: 2 },
+    ],
+  );
   t.equal(limits.bands.length, 18);
   const premiums = answer.premiumDistribution;
-  t.equal(premiums.chartDescription, "The selected company's premium of $2,000 puts it in the 88th percentile in relation to its peers.");
-  t.same(premiums.bands.filter((b) => b.programCount > 0).map((b) => [b.bandSeq, b.programCount]), [[1, 2], [2, 2]]);
+  t.equal(
+    premiums.chartDescription,
+    "The selected company's premium of $2,000 puts it in the 88th percentile in relation to its peers.",
+  );
+  t.same(
+    premiums.bands.filter((b) => b.programCount > 0).map((b) => [b.bandSeq, b.programCount]),
+    [
+      [1, 2],
+      [2, 2],
+    ],
+  );
   const retentions = answer.retentionDistribution;
-  t.equal(retentions.chartDescription, "The selected company's retention of $1,000 puts it in the 17th percentile in relation to its peers.");
-  t.same(retentions.bands.filter((b) => b.programCount > 0).map((b) => [b.bandSeq, b.programCount]), [[1, 1], [2, 1], [3, 1]]);
+  t.equal(
+    retentions.chartDescription,
+    "The selected company's retention of $1,000 puts it in the 17th percentile in relation to its peers.",
+  );
+  t.same(
+    retentions.bands.filter((b) => b.programCount > 0).map((b) => [b.bandSeq, b.programCount]),
+    [
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ],
+  );
   t.equal(retentions.bands.length, 17);
 
   const noAmounts = postAssessment(dataset, { ...base, premium: null, limit: undefined, retention: null }, AS_OF);
-  t.equal(noAmounts.limitDistribution.chartDescription, "The selected company's limit of $0 puts it in the 0th percentile in relation to its peers.");
-  t.equal(noAmounts.premiumDistribution.chartDescription, "The selected company's premium of $0 puts it in the 13th percentile in relation to its peers.", "one tie at 0 of 4: 12.5 -> 13");
+  t.equal(
+    noAmounts.limitDistribution.chartDescription,
+    "The selected company's limit of $0 puts it in the 0th percentile in relation to its peers.",
+  );
+  t.equal(
+    noAmounts.premiumDistribution.chartDescription,
+    "The selected company's premium of $0 puts it in the 13th percentile in relation to its peers.",
+    "one tie at 0 of 4: 12.5 -> 13",
+  );
 });
 
 t.test("counts: windows, organization types, NAICS, exposure, LOBs", async (t) => {
@@ -169,12 +243,24 @@ t.test("counts: windows, organization types, NAICS, exposure, LOBs", async (t) =
   t.equal(totalProgramCount(dataset, { ...base, naics: ["524"] }, AS_OF), 2);
   t.equal(totalProgramCount(dataset, { ...base, naics: ["520"] }, AS_OF), 0, "company 2's code 52 has no third digit");
   t.equal(totalProgramCount(dataset, { ...base, lineOfBusinessId: [2] }, AS_OF), 1);
-  t.equal(totalProgramCount(dataset, { ...base, exposureRangeLow: "1000000", exposureRangeHigh: "1000000" }, AS_OF), 2, "inclusive range");
+  t.equal(
+    totalProgramCount(dataset, { ...base, exposureRangeLow: "1000000", exposureRangeHigh: "1000000" }, AS_OF),
+    2,
+    "inclusive range",
+  );
   t.equal(totalProgramCount(dataset, { ...base, exposureRangeLow: "1000000.01" }, AS_OF), 2, "company 2 only");
   const employees: ReferenceRequest = { ...base, exposureType: "Employees", exposureRangeHigh: "50" };
   t.equal(totalProgramCount(dataset, employees, AS_OF), 3, "companies 1 and 4: programs 1, 8, 9");
-  t.equal(totalProgramCount(dataset, { ...base, exposureType: "Market Cap", exposureRangeHigh: "1e12" }, AS_OF), 3, "companies 1 and 4");
-  t.equal(totalLossCount(dataset, { ...base, lossYear: 2025, oldestLossYear: 3000 }), 2, "lossYear wins; losses 1 and 6");
+  t.equal(
+    totalProgramCount(dataset, { ...base, exposureType: "Market Cap", exposureRangeHigh: "1e12" }, AS_OF),
+    3,
+    "companies 1 and 4",
+  );
+  t.equal(
+    totalLossCount(dataset, { ...base, lossYear: 2025, oldestLossYear: 3000 }),
+    2,
+    "lossYear wins; losses 1 and 6",
+  );
   t.equal(totalLossCount(dataset, { ...base, oldestLossYear: 2024 }), 3, "losses 1, 2, 6");
   t.equal(totalLossCount(dataset, { ...base, newestLossYear: 2024 }), 3, "losses 2 (filing year), 3, 7");
   t.equal(totalLossCount(dataset, { ...base, oldestLossYear: 2023, newestLossYear: 2024 }), 2);
@@ -189,14 +275,18 @@ t.test("RPM over the hand-made rows", async (t) => {
     maxRpm: 10000,
     clientBar: 2000,
     nthPercent: 50,
-    chartDescription: "The selected company's Rate Per Million(RPM) of $2,000 puts it in the 50th percentile in relation to its peers.",
+    chartDescription:
+      "The selected company's Rate Per Million(RPM) of $2,000 puts it in the 50th percentile in relation to its peers.",
   });
   const thirds = rpmDistribution(dataset, { ...base, premium: "1005", limit: "3000000" }, AS_OF);
   t.equal(thirds.clientBar, 335, "1005 / 3 = 335.00");
   t.equal(thirds.nthPercent, 0);
   const noLimit = rpmDistribution(dataset, { ...base, limit: null }, AS_OF);
   t.equal(noLimit.clientBar, 0);
-  t.equal(noLimit.chartDescription, "The selected company's Rate Per Million(RPM) of $0 puts it in the 0th percentile in relation to its peers.");
+  t.equal(
+    noLimit.chartDescription,
+    "The selected company's Rate Per Million(RPM) of $0 puts it in the 0th percentile in relation to its peers.",
+  );
   const twoThirds = rpmDistribution(dataset, { ...base, premium: "1500", limit: "1000000" }, AS_OF);
   t.equal(twoThirds.nthPercent, 33.33, "1 of 3 below: 33.333...");
   const none = rpmDistribution(dataset, { ...base, naics: ["99"] }, AS_OF);
@@ -228,7 +318,12 @@ t.test("limit adequacy over the hand-made rows", async (t) => {
   t.equal(old.clientLimit, 1.5);
   const ignored = limitAdequacy(dataset, { ...base, newestLossYear: 2023 }, AS_OF, "none");
   t.equal(ignored.listOfCases.length, 5, "the GET form applies no loss-year filter");
-  const employees = limitAdequacy(dataset, { ...base, exposureType: "Employees", exposureRangeHigh: "50" }, AS_OF, "none");
+  const employees = limitAdequacy(
+    dataset,
+    { ...base, exposureType: "Employees", exposureRangeHigh: "50" },
+    AS_OF,
+    "none",
+  );
   t.equal(employees.medianLimit, 500000, "limits 0 and 1000000 (program 9's 0 counts)");
   const none = limitAdequacy(dataset, { ...base, naics: ["99"], limit: null }, AS_OF, "filter");
   t.same(none, { clientLimit: 0, medianLimit: 0, percentCovered: 0, maxLoss: 0, averageLoss: 0, listOfCases: [] });
@@ -236,26 +331,47 @@ t.test("limit adequacy over the hand-made rows", async (t) => {
 
 t.test("market trend (SEMANTICS.md section 13), worked by hand", async (t) => {
   const trend = marketTrend(dataset, { ...base, periodMonths: 6, periods: 2 }, AS_OF);
-  const q = (count: number, firstQuartile: number, median: number, thirdQuartile: number) => ({ count, firstQuartile, median, thirdQuartile });
+  const q = (count: number, firstQuartile: number, median: number, thirdQuartile: number) => ({
+    count,
+    firstQuartile,
+    median,
+    thirdQuartile,
+  });
   t.strictSame(trend, {
     periodMonths: 6,
     periods: [
       {
         // Program 1 (on the end); program 5 is after the as-of date.
-        periodStart: "2026-02-28", periodEnd: "2026-08-31", programCount: 1, companyCount: 1,
-        limit: q(1, 1_000_000, 1_000_000, 1_000_000), premium: q(1, 1005, 1005, 1005), retention: q(1, 1000, 1000, 1000), rpm: q(1, 1005, 1005, 1005),
+        periodStart: "2026-02-28",
+        periodEnd: "2026-08-31",
+        programCount: 1,
+        companyCount: 1,
+        limit: q(1, 1_000_000, 1_000_000, 1_000_000),
+        premium: q(1, 1005, 1005, 1005),
+        retention: q(1, 1000, 1000, 1000),
+        rpm: q(1, 1005, 1005, 1005),
         lossCount: 0,
         // Against 1,000,000, 1000 (the median of 0 and 2000) and 2000.
-        limitMedianChangePercent: 0, premiumMedianChangePercent: 0.5, rpmMedianChangePercent: -49.75,
+        limitMedianChangePercent: 0,
+        premiumMedianChangePercent: 0.5,
+        rpmMedianChangePercent: -49.75,
         withheld: null,
       },
       {
         // Programs 4 (on the end) and 8 (no limit: no RPM).
-        periodStart: "2025-08-31", periodEnd: "2026-02-28", programCount: 2, companyCount: 2,
+        periodStart: "2025-08-31",
+        periodEnd: "2026-02-28",
+        programCount: 2,
+        companyCount: 2,
         // Retentions 1000.01 and 5000: 2000.0075, 3000.005, 4000.0025.
-        limit: q(1, 1_000_000, 1_000_000, 1_000_000), premium: q(2, 500, 1000, 1500), retention: q(2, 2000.01, 3000.01, 4000), rpm: q(1, 2000, 2000, 2000),
+        limit: q(1, 1_000_000, 1_000_000, 1_000_000),
+        premium: q(2, 500, 1000, 1500),
+        retention: q(2, 2000.01, 3000.01, 4000),
+        rpm: q(1, 2000, 2000, 2000),
         lossCount: 0,
-        limitMedianChangePercent: null, premiumMedianChangePercent: null, rpmMedianChangePercent: null,
+        limitMedianChangePercent: null,
+        premiumMedianChangePercent: null,
+        rpmMedianChangePercent: null,
         withheld: null,
       },
     ],

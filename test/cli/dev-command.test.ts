@@ -40,7 +40,11 @@ t.test("cpb dev serves its data, prints a curl line that works as printed, and d
   t.match(stderr, /Commercial Policy Benchmark service at http:\/\/127\.0\.0\.1:\d+/);
 
   const { stdout } = await run("sh", ["-c", curlLine]);
-  t.match(JSON.parse(stdout), { id: 1, companyName: String, organizationType: String }, "the printed curl line answers a company");
+  t.match(
+    JSON.parse(stdout),
+    { id: 1, companyName: String, organizationType: String },
+    "the printed curl line answers a company",
+  );
   t.match(curlLine, /-H "Authorization: Bearer ey/, "with the printed token");
   const base = /https?:\/\/127\.0\.0\.1:\d+/.exec(curlLine)![0];
   let ready: { datasetVersion?: number } = {};
@@ -49,12 +53,30 @@ t.test("cpb dev serves its data, prints a curl line that works as printed, and d
   }
   t.equal(ready.datasetVersion, 1, "the server follows the dataset version of its database");
   t.match(stderr, `${base}/docs`, "the banner names the reference");
-  t.match(stderr, new RegExp(`Console: .*${base}/console/ \\(sign in as demo, password demo-password\\)`), "the banner names the console and its demo user");
+  t.match(
+    stderr,
+    new RegExp(`Console: .*${base}/console/ \\(sign in as demo, password demo-password\\)`),
+    "the banner names the console and its demo user",
+  );
   const consoleConfig = (await (await fetch(`${base}/console/config.json`)).json()) as Record<string, unknown>;
-  t.match(consoleConfig, { issuer: `${base}/oidc`, clientId: "cpb-console", resource: "api://commercialpolicybenchmark", scope: "openid" }, "the console signs in at the dev provider");
-  t.match(logged, /"level":40.*"msg":"DISCLOSURE_RULE=none: partner data is answered without disclosure control"/, "a warning: no disclosure rule");
-  const contract = (await (await fetch(`${base}/openapi.json`)).json()) as { components: { securitySchemes: { openId: { openIdConnectUrl: string } } } };
-  t.match(contract.components.securitySchemes.openId.openIdConnectUrl, new RegExp(`^${base}/.+/\\.well-known/openid-configuration$`), "/openapi.json points at the dev provider");
+  t.match(
+    consoleConfig,
+    { issuer: `${base}/oidc`, clientId: "cpb-console", resource: "api://commercialpolicybenchmark", scope: "openid" },
+    "the console signs in at the dev provider",
+  );
+  t.match(
+    logged,
+    /"level":40.*"msg":"DISCLOSURE_RULE=none: partner data is answered without disclosure control"/,
+    "a warning: no disclosure rule",
+  );
+  const contract = (await (await fetch(`${base}/openapi.json`)).json()) as {
+    components: { securitySchemes: { openId: { openIdConnectUrl: string } } };
+  };
+  t.match(
+    contract.components.securitySchemes.openId.openIdConnectUrl,
+    new RegExp(`^${base}/.+/\\.well-known/openid-configuration$`),
+    "/openapi.json points at the dev provider",
+  );
 
   const stopping = Date.now();
   child.kill("SIGTERM");
@@ -80,12 +102,20 @@ t.test("bad usage or configuration exits 2 with a message", async (t) => {
   const badPort = await fail(["migrate"], { PORT: "eighty", DATABASE_URL: "postgres://x@127.0.0.1/x" });
   t.equal(badPort.code, 2);
   t.match(badPort.stderr, /PORT must be a port number/);
-  const noAuth = await fail(["serve"], { DATABASE_URL: "postgres://x@127.0.0.1/x", AUTH_ISSUER: "", AUTH_AUDIENCE: "" });
+  const noAuth = await fail(["serve"], {
+    DATABASE_URL: "postgres://x@127.0.0.1/x",
+    AUTH_ISSUER: "",
+    AUTH_AUDIENCE: "",
+  });
   t.equal(noAuth.code, 2, "serve never starts without authentication");
   t.match(noAuth.stderr, /AUTH_ISSUER, AUTH_AUDIENCE must be set/);
   const nothing = await fail(["serve"], { DATABASE_URL: "", AUTH_ISSUER: "", AUTH_AUDIENCE: "" });
   t.match(nothing.stderr, /DATABASE_URL, AUTH_ISSUER, AUTH_AUDIENCE must be set/);
-  const plainHttp = await fail(["serve"], { DATABASE_URL: "postgres://x@127.0.0.1/x", AUTH_ISSUER: "http://idp.example.com", AUTH_AUDIENCE: "api://x" });
+  const plainHttp = await fail(["serve"], {
+    DATABASE_URL: "postgres://x@127.0.0.1/x",
+    AUTH_ISSUER: "http://idp.example.com",
+    AUTH_AUDIENCE: "api://x",
+  });
   t.equal(plainHttp.code, 2);
   t.match(plainHttp.stderr, /AUTH_ISSUER must be https/);
   const badCache = await fail(["migrate"], { ANSWER_CACHE_MB: "lots", DATABASE_URL: "postgres://x@127.0.0.1/x" });

@@ -10,7 +10,14 @@ import type { Page } from "playwright-core";
 import { consolePaths, ensureConsoleBuilt } from "../../src/console/console-build.js";
 import { startBrowser } from "../helpers/browser.js";
 import { drawnCharts, overlapping } from "./helpers/chart-labels.js";
-import { buildGroupFromCompany, busiestCompany, openSignedIn, startConsoleStack, waitForFigures, watchProblems } from "./helpers/console-stack.js";
+import {
+  buildGroupFromCompany,
+  busiestCompany,
+  openSignedIn,
+  startConsoleStack,
+  waitForFigures,
+  watchProblems,
+} from "./helpers/console-stack.js";
 
 const DATA = { companies: 300, programs: 6_000, losses: 600, seed: "console-e2e" };
 const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
@@ -46,7 +53,10 @@ t.test("one client, honest states, the smaller things", async (t) => {
   t.ok(labels.includes("$0"), "the $0 cases have a $0 row");
   t.notOk(labels.includes("$1") || labels.includes("$0.7"), "no $1 or $0.7 tick standing for $0");
   const money = labels.filter((l) => /^\$[\d.]+[KMB]?$/.test(l) && l !== "$0");
-  t.ok(money.length >= 2 && money.every((l) => /^\$(1|10|100)[KMB]?$/.test(l)), `ticks at whole powers of ten: ${money.join(" ")}`);
+  t.ok(
+    money.length >= 2 && money.every((l) => /^\$(1|10|100)[KMB]?$/.test(l)),
+    `ticks at whole powers of ten: ${money.join(" ")}`,
+  );
   t.same(overlapping(adequacy.texts), [], "no label over another (legend, axis name, ticks, limits)");
 
   // Item 6: any word of the name, each hit with its sector and size.
@@ -55,14 +65,22 @@ t.test("one client, honest states, the smaller things", async (t) => {
   const option = page.locator(`[data-testid="company-option"][data-company-id="${second.id}"]`);
   await option.waitFor({ timeout: 15_000 });
   await option.getByTestId("company-option-meta").filter({ hasText: "NAICS" }).waitFor({ timeout: 15_000 });
-  t.match(await option.getByTestId("company-option-meta").innerText(), /^NAICS \d+ .* · (revenues \$|[\d,]+ employees)/, `"${word}" finds ${second.name}, with its sector and size`);
+  t.match(
+    await option.getByTestId("company-option-meta").innerText(),
+    /^NAICS \d+ .* · (revenues \$|[\d,]+ employees)/,
+    `"${word}" finds ${second.name}, with its sector and size`,
+  );
 
   // Item 1: another company clears the first one's amounts, and says whose they were.
   await option.click();
   await page.waitForURL((url) => url.searchParams.get("companyId") === second.id, { timeout: 15_000 });
   t.equal(param(page, "limit"), null, "the first client's limit is gone from the link");
   t.equal(param(page, "premium"), null, "and its premium");
-  t.match(await textOf(page, "client-amounts-notice"), new RegExp(`Cleared ${first.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}'s limit`), "the notice names the old client");
+  t.match(
+    await textOf(page, "client-amounts-notice"),
+    new RegExp(`Cleared ${first.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}'s limit`),
+    "the notice names the old client",
+  );
   await page.getByTestId("report-summary").filter({ hasText: second.name }).waitFor();
   t.notMatch(await textOf(page, "report-summary"), /\$5,000,000/, "no old amount on the new client's report");
 
@@ -79,11 +97,17 @@ t.test("one client, honest states, the smaller things", async (t) => {
   // Item 1: a coverage change says the amounts were entered for the old coverage.
   const coverage = page.locator("#coverage-id");
   const before = await coverage.inputValue();
-  const values = await coverage.locator("option").evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value).filter((v) => v !== ""));
+  const values = await coverage
+    .locator("option")
+    .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value).filter((v) => v !== ""));
   const next = values.find((v) => v !== before)!;
   await coverage.selectOption(next);
   await page.getByTestId("amounts-coverage-warning").waitFor();
-  t.match(await textOf(page, "amounts-coverage-warning"), /These amounts were entered for .+, not .+\./, "the builder says so");
+  t.match(
+    await textOf(page, "amounts-coverage-warning"),
+    /These amounts were entered for .+, not .+\./,
+    "the builder says so",
+  );
   t.match(await textOf(page, "report-amounts-warning"), /were entered for/, "and so does the report");
   t.equal(param(page, "amountsCoverageId"), before, "in the link too");
 
@@ -114,7 +138,11 @@ t.test("one client, honest states, the smaller things", async (t) => {
   // Item 4: a NAICS code the reference data does not have is refused as it is added.
   await page.getByTestId("naics-codes").fill("99");
   await page.getByRole("button", { name: "Add codes" }).click();
-  t.match(await textOf(page, "naics-codes-note"), /Not a NAICS sector or subsector of the reference data: 99/, "99 is refused");
+  t.match(
+    await textOf(page, "naics-codes-note"),
+    /Not a NAICS sector or subsector of the reference data: 99/,
+    "99 is refused",
+  );
   t.notMatch(param(page, "naics") ?? "", /99/, "and not added");
 
   // Item 1: emptying the Company box ends the client.
@@ -124,15 +152,25 @@ t.test("one client, honest states, the smaller things", async (t) => {
   t.equal(param(page, "limit"), null, "its amounts go with it");
 
   // Item 4: an empty group says so; an unknown company id is an error in place.
-  await page.goto(`${base}/console/?companyId=99999999&naics=52&coverageId=${before}&exposureRangeLow=1&exposureRangeHigh=2`);
+  await page.goto(
+    `${base}/console/?companyId=99999999&naics=52&coverageId=${before}&exposureRangeLow=1&exposureRangeHigh=2`,
+  );
   await page.getByTestId("empty-group").waitFor({ timeout: 30_000 });
   await waitForFigures(page);
   t.equal(await page.getByTestId("thin-group-warning").count(), 0, "empty, not thin");
-  t.notMatch(await textOf(page, "results"), /0th percentile|rest on 0 programs/, "no percentile sentences over nothing");
+  t.notMatch(
+    await textOf(page, "results"),
+    /0th percentile|rest on 0 programs/,
+    "no percentile sentences over nothing",
+  );
   t.ok(await page.getByTestId("print-report").isDisabled(), "nothing to print");
   await page.getByTestId("company-error").waitFor();
   t.match(await textOf(page, "company-error"), /No company has the id 99999999/, "the unknown id, in place");
   t.notMatch(await textOf(page, "report-summary"), /Company 99999999/, "never named as a client");
 
-  t.same(problems.filter((p) => !/status of 4\d\d/.test(p)), [], "no page errors");
+  t.same(
+    problems.filter((p) => !/status of 4\d\d/.test(p)),
+    [],
+    "no page errors",
+  );
 });

@@ -37,7 +37,10 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
   await ensureConsoleBuilt(paths);
   const { base, issuer, settings, knex } = await startConsoleStack(t, paths.outDir, { data: DATA });
   const token = await fetchAccessToken({ issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
-  const api = async (path: string, query: URLSearchParams) => (await fetch(`${base}${settings.apiBase}${path}?${query}`, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<Record<string, unknown>>;
+  const api = async (path: string, query: URLSearchParams) =>
+    (
+      await fetch(`${base}${settings.apiBase}${path}?${query}`, { headers: { authorization: `Bearer ${token}` } })
+    ).json() as Promise<Record<string, unknown>>;
   const browser = await startBrowser(t);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await openSignedIn(page, `${base}/console/`, t);
@@ -49,10 +52,26 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
   const assessment = await api("/assessment/getassessmentdata", query);
   const rpm = await api("/assessment/getrpmdistributiondata", query);
   const q = Object.fromEntries(query);
-  const trend = (await api("/trend/getmarkettrend", new URLSearchParams({ ...Object.fromEntries([...query].filter(([k]) => !["limit", "premium", "retention"].includes(k))), periodMonths: "12", periods: "5" }))) as unknown as { periods: ApiPeriod[] };
+  const trend = (await api(
+    "/trend/getmarkettrend",
+    new URLSearchParams({
+      ...Object.fromEntries([...query].filter(([k]) => !["limit", "premium", "retention"].includes(k))),
+      periodMonths: "12",
+      periods: "5",
+    }),
+  )) as unknown as { periods: ApiPeriod[] };
   const adequacy = await api(
     "/lossdetails/limitadequacy",
-    new URLSearchParams({ Naics: q.naics!, CoverageId: q.coverageId!, LobId: q.lineOfBusinessId ?? "0", ExposureType: q.exposureType ?? "Revenues", ExposureRangeLow: q.exposureRangeLow!, ExposureRangeHigh: q.exposureRangeHigh!, OrganizationType: q.organizationType ?? "All", ClientLimit: q.limit! }),
+    new URLSearchParams({
+      Naics: q.naics!,
+      CoverageId: q.coverageId!,
+      LobId: q.lineOfBusinessId ?? "0",
+      ExposureType: q.exposureType ?? "Revenues",
+      ExposureRangeLow: q.exposureRangeLow!,
+      ExposureRangeHigh: q.exposureRangeHigh!,
+      OrganizationType: q.organizationType ?? "All",
+      ClientLimit: q.limit!,
+    }),
   );
 
   // As printing starts, each chart is drawn at its paper size, and all it draws is inside it.
@@ -64,13 +83,18 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
     t.same(outside(chart), [], `${chart.testId}: every label inside the ${chart.width}x${chart.height} chart`);
   }
   const adequacyChart = charts.find((c) => c.testId === "adequacy-chart")!;
-  t.same(overlapping(adequacyChart.texts), [], "limit adequacy: no two labels overlap (ticks, legend, axis name, the limits' labels)");
+  t.same(
+    overlapping(adequacyChart.texts),
+    [],
+    "limit adequacy: no two labels overlap (ticks, legend, axis name, the limits' labels)",
+  );
   await page.evaluate("dispatchEvent(new Event('afterprint'))");
 
   const dir = await createTempDir(t, "cpb-print-");
   for (const format of ["A4", "Letter"] as const) {
     const pdf = await page.pdf({ format });
-    if (process.env.KEEP_PRINT_PDF) await import("node:fs/promises").then((fs) => fs.writeFile(`${process.env.KEEP_PRINT_PDF}/${format}.pdf`, pdf));
+    if (process.env.KEEP_PRINT_PDF)
+      await import("node:fs/promises").then((fs) => fs.writeFile(`${process.env.KEEP_PRINT_PDF}/${format}.pdf`, pdf));
     const pages = await rasterizePdf(pdf, dir, format);
     t.ok(pages.length >= 1 && pages.length <= 3, `${format}: one to three pages (${pages.length})`);
     const frames = pages.flatMap((p, n) => findFrames(p, FRAME, 300).map((box) => ({ page: p, n, box })));
@@ -95,8 +119,12 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
     const raw = await pdfText(pdf, dir, format);
     const text = raw.replace(/\s+/g, " ");
     for (const kind of ["limit", "premium", "retention"]) {
-      const bands = (assessment[`${kind}Distribution`] as { bands: { bandDescription: string; programCount: number }[] }).bands;
-      const missing = bands.filter((b) => !text.includes(`${b.bandDescription} ${b.programCount.toLocaleString("en-US")}`));
+      const bands = (
+        assessment[`${kind}Distribution`] as { bands: { bandDescription: string; programCount: number }[] }
+      ).bands;
+      const missing = bands.filter(
+        (b) => !text.includes(`${b.bandDescription} ${b.programCount.toLocaleString("en-US")}`),
+      );
       t.same(
         missing.map((b) => b.bandDescription),
         [],
@@ -104,7 +132,10 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
       );
     }
     for (const key of ["firstQuartile", "median", "fourthQuartile", "maxRpm"]) {
-      t.ok(text.includes(money(new Decimal(rpm[key] as number))), `${format}: the RPM ${key}, ${money(new Decimal(rpm[key] as number))}`);
+      t.ok(
+        text.includes(money(new Decimal(rpm[key] as number))),
+        `${format}: the RPM ${key}, ${money(new Decimal(rpm[key] as number))}`,
+      );
     }
     t.ok(text.includes(money(new Decimal(adequacy.medianLimit as number))), `${format}: the median peer limit`);
     const cases = adequacy.listOfCases as { lossAmount: number }[];
@@ -117,8 +148,15 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
         const at = medians.map((m) => line.indexOf(m));
         return line.trimStart().startsWith(p.periodEnd) && at.every((i, n) => i > 0 && (n === 0 || i > at[n - 1]!));
       };
-      t.ok(lines.some(inRow), `${format}: the trend's row for the period ending ${p.periodEnd} holds its medians ${medians.join(", ")}`);
+      t.ok(
+        lines.some(inRow),
+        `${format}: the trend's row for the period ending ${p.periodEnd} holds its medians ${medians.join(", ")}`,
+      );
     }
-    t.match(text, /Peer group: NAICS .* Data version 1\. Printed \d{4}-\d{2}-\d{2}/, `${format}: the footer with the group, the data version and the date`);
+    t.match(
+      text,
+      /Peer group: NAICS .* Data version 1\. Printed \d{4}-\d{2}-\d{2}/,
+      `${format}: the footer with the group, the data version and the date`,
+    );
   }
 });

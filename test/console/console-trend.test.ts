@@ -13,7 +13,14 @@ import { money } from "../../src/benchmark/text.js";
 import { consolePaths, ensureConsoleBuilt } from "../../src/console/console-build.js";
 import { DEV_AUDIENCE, DEV_CLIENT, DEV_SCOPE } from "../../src/dev/dev-identity.js";
 import { startBrowser } from "../helpers/browser.js";
-import { buildGroupFromCompany, busiestCompany, openSignedIn, startConsoleStack, waitForFigures, watchProblems } from "./helpers/console-stack.js";
+import {
+  buildGroupFromCompany,
+  busiestCompany,
+  openSignedIn,
+  startConsoleStack,
+  waitForFigures,
+  watchProblems,
+} from "./helpers/console-stack.js";
 import { SETTLE_MS } from "../../src/console/web/src/state/settle.js";
 import { shownPeriods, type ApiPeriod } from "./helpers/trend-table.js";
 
@@ -49,96 +56,140 @@ function expectedCells(period: ApiPeriod): Record<string, string> {
 /** The medians the chart was given, per measure, oldest first (the chart's element holds its ECharts instance). */
 async function chartedMedians(page: Page): Promise<Record<string, (number | null)[]>> {
   return page.locator('[data-testid="trend-chart"] .chart-canvas').evaluate((element) => {
-    const chart = (element as unknown as { chart: { getOption(): { series: { name: string; data: (number | null)[] }[] } } }).chart;
+    const chart = (
+      element as unknown as { chart: { getOption(): { series: { name: string; data: (number | null)[] }[] } } }
+    ).chart;
     const medians: Record<string, (number | null)[]> = {};
-    for (const s of chart.getOption().series) if (s.name.endsWith(" median")) medians[s.name.replace(" median", "")] = s.data;
+    for (const s of chart.getOption().series)
+      if (s.name.endsWith(" median")) medians[s.name.replace(" median", "")] = s.data;
     return medians;
   });
 }
 
-t.test("the trend panel shows the API's trend for the URL's group; the period switch; table view and CSV", async (t) => {
-  const paths = consolePaths();
-  await ensureConsoleBuilt(paths);
-  const { base, issuer, settings, knex } = await startConsoleStack(t, paths.outDir, { data: DATA });
-  const token = await fetchAccessToken({ issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
-  const trendOf = async (query: URLSearchParams) => {
-    const response = await fetch(`${base}${settings.apiBase}/trend/getmarkettrend?${query}`, { headers: { authorization: `Bearer ${token}` } });
-    t.equal(response.status, 200, "the API answers the trend");
-    return (await response.json()) as { periodMonths: number; periods: ApiPeriod[] };
-  };
-  const browser = await startBrowser(t);
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage();
-  const problems = watchProblems(page);
-  await openSignedIn(page, `${base}/console/`, t);
-  const company = await busiestCompany(knex);
-  await buildGroupFromCompany(page, company);
-  t.notOk(new URL(page.url()).searchParams.has("periodMonths"), "12 months is the default, left out of the link");
-  t.ok(await page.getByTestId("trend-period-12").isChecked(), "12 months is chosen");
+t.test(
+  "the trend panel shows the API's trend for the URL's group; the period switch; table view and CSV",
+  async (t) => {
+    const paths = consolePaths();
+    await ensureConsoleBuilt(paths);
+    const { base, issuer, settings, knex } = await startConsoleStack(t, paths.outDir, { data: DATA });
+    const token = await fetchAccessToken({ issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
+    const trendOf = async (query: URLSearchParams) => {
+      const response = await fetch(`${base}${settings.apiBase}/trend/getmarkettrend?${query}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      t.equal(response.status, 200, "the API answers the trend");
+      return (await response.json()) as { periodMonths: number; periods: ApiPeriod[] };
+    };
+    const browser = await startBrowser(t);
+    const page = await (
+      await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+    ).newPage();
+    const problems = watchProblems(page);
+    await openSignedIn(page, `${base}/console/`, t);
+    const company = await busiestCompany(knex);
+    await buildGroupFromCompany(page, company);
+    t.notOk(new URL(page.url()).searchParams.has("periodMonths"), "12 months is the default, left out of the link");
+    t.ok(await page.getByTestId("trend-period-12").isChecked(), "12 months is chosen");
 
-  for (const [months, count] of [
-    [12, 5],
-    [6, 8],
-    [3, 12],
-  ] as const) {
-    if (months !== 12) {
-      // Changes of the same setting within SETTLE_MS amend one history entry (use-peer-group.ts): these are two.
-      await page.waitForTimeout(SETTLE_MS + 100);
-      await page.getByTestId(`trend-period-${months}`).check();
-      await page.waitForURL((url) => url.searchParams.get("periodMonths") === String(months));
-      await waitForFigures(page);
+    for (const [months, count] of [
+      [12, 5],
+      [6, 8],
+      [3, 12],
+    ] as const) {
+      if (months !== 12) {
+        // Changes of the same setting within SETTLE_MS amend one history entry (use-peer-group.ts): these are two.
+        await page.waitForTimeout(SETTLE_MS + 100);
+        await page.getByTestId(`trend-period-${months}`).check();
+        await page.waitForURL((url) => url.searchParams.get("periodMonths") === String(months));
+        await waitForFigures(page);
+      }
+      const api = await trendOf(trendQuery(page, months, count));
+      t.equal(api.periods.length, count, `${months} months: the API answers ${count} periods`);
+      const answered = api.periods.filter((p) => !p.withheld);
+      t.ok(
+        answered.some((p) => (p.programCount ?? 0) > 0),
+        `${months} months: the busiest company's group has programs in some period`,
+      );
+      const shown = await shownPeriods(page);
+      const oldestFirst = [...api.periods].reverse();
+      t.same(
+        shown.map((row) => row.end),
+        oldestFirst.map((p) => p.periodEnd),
+        `${months} months: a row per period, oldest first, ending where the API's do`,
+      );
+      t.same(
+        shown.map((row) => row.cells),
+        oldestFirst.map(expectedCells),
+        `${months} months: each period's programs, quartiles, medians and changes are the API's`,
+      );
+      t.same(
+        await chartedMedians(page),
+        {
+          RPM: oldestFirst.map((p) => p.rpm?.median ?? null),
+          Premium: oldestFirst.map((p) => p.premium?.median ?? null),
+          Limit: oldestFirst.map((p) => p.limit?.median ?? null),
+        },
+        `${months} months: the chart draws the API's medians, a gap where there is none`,
+      );
+      t.equal(
+        Number(await page.getByTestId("trend-programs").first().innerText()),
+        answered.reduce((sum, p) => sum + (p.programCount ?? 0), 0),
+        `${months} months: the panel's program count is the periods' sum`,
+      );
+      t.ok(
+        answered.some((p) => p.rpmMedianChangePercent !== null),
+        `${months} months: some change to show`,
+      );
     }
-    const api = await trendOf(trendQuery(page, months, count));
-    t.equal(api.periods.length, count, `${months} months: the API answers ${count} periods`);
-    const answered = api.periods.filter((p) => !p.withheld);
-    t.ok(answered.some((p) => (p.programCount ?? 0) > 0), `${months} months: the busiest company's group has programs in some period`);
-    const shown = await shownPeriods(page);
-    const oldestFirst = [...api.periods].reverse();
-    t.same(
-      shown.map((row) => row.end),
-      oldestFirst.map((p) => p.periodEnd),
-      `${months} months: a row per period, oldest first, ending where the API's do`,
-    );
-    t.same(
-      shown.map((row) => row.cells),
-      oldestFirst.map(expectedCells),
-      `${months} months: each period's programs, quartiles, medians and changes are the API's`,
-    );
-    t.same(
-      await chartedMedians(page),
-      { RPM: oldestFirst.map((p) => p.rpm?.median ?? null), Premium: oldestFirst.map((p) => p.premium?.median ?? null), Limit: oldestFirst.map((p) => p.limit?.median ?? null) },
-      `${months} months: the chart draws the API's medians, a gap where there is none`,
-    );
-    t.equal(Number(await page.getByTestId("trend-programs").first().innerText()), answered.reduce((sum, p) => sum + (p.programCount ?? 0), 0), `${months} months: the panel's program count is the periods' sum`);
-    t.ok(answered.some((p) => p.rpmMedianChangePercent !== null), `${months} months: some change to show`);
-  }
 
-  // The switch is the link's: back returns to 6-month periods.
-  await page.goBack();
-  await page.waitForURL((url) => url.searchParams.get("periodMonths") === "6");
-  await waitForFigures(page);
-  t.equal((await shownPeriods(page)).length, 8, "back: 6-month periods again, 8 of them");
-  t.ok(await page.getByTestId("trend-period-6").isChecked(), "and the switch says so");
+    // The switch is the link's: back returns to 6-month periods.
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get("periodMonths") === "6");
+    await waitForFigures(page);
+    t.equal((await shownPeriods(page)).length, 8, "back: 6-month periods again, 8 of them");
+    t.ok(await page.getByTestId("trend-period-6").isChecked(), "and the switch says so");
 
-  const download = page.waitForEvent("download");
-  await page.getByTestId("trend-csv").click();
-  const file = await download;
-  t.match(file.suggestedFilename(), /^market-trend-6m_[a-z0-9-]+_[a-z0-9-]+_data-v1_\d{4}-\d{2}-\d{2}\.csv$/, "named after the figure and its periods, client, coverage, data version and date");
-  const lines = (await readFile((await file.path())!, "utf8")).trim().split(/\r?\n/);
-  const blank = lines.indexOf("");
-  t.same(
-    lines.slice(0, blank).map((line) => line.split(",")[0]),
-    ["Figure", "Client", "Coverage", "Peer group", "Data version", "Date"],
-    "the header lines every figure's CSV has",
-  );
-  t.ok(lines[1]!.includes(company.name), "the client's name");
-  const header = lines[blank + 1]!.split(",");
-  const api = await trendOf(trendQuery(page, 6, 8));
-  const rows = lines.slice(blank + 2).map((line) => Object.fromEntries(line.split(",").map((cell, i) => [header[i]!, cell])));
-  t.same(
-    rows.map((r) => [r["Period end"], r["Limit median"], r["Premium median"], r["RPM median"], r["RPM median change %"], r.Programs]),
-    api.periods.map((p) => [p.periodEnd, String(p.limit?.median ?? ""), String(p.premium?.median ?? ""), String(p.rpm?.median ?? ""), String(p.rpmMedianChangePercent ?? ""), String(p.programCount ?? "")]),
-    "a row per period, newest first as the API answers, with its medians, change and programs",
-  );
+    const download = page.waitForEvent("download");
+    await page.getByTestId("trend-csv").click();
+    const file = await download;
+    t.match(
+      file.suggestedFilename(),
+      /^market-trend-6m_[a-z0-9-]+_[a-z0-9-]+_data-v1_\d{4}-\d{2}-\d{2}\.csv$/,
+      "named after the figure and its periods, client, coverage, data version and date",
+    );
+    const lines = (await readFile((await file.path())!, "utf8")).trim().split(/\r?\n/);
+    const blank = lines.indexOf("");
+    t.same(
+      lines.slice(0, blank).map((line) => line.split(",")[0]),
+      ["Figure", "Client", "Coverage", "Peer group", "Data version", "Date"],
+      "the header lines every figure's CSV has",
+    );
+    t.ok(lines[1]!.includes(company.name), "the client's name");
+    const header = lines[blank + 1]!.split(",");
+    const api = await trendOf(trendQuery(page, 6, 8));
+    const rows = lines
+      .slice(blank + 2)
+      .map((line) => Object.fromEntries(line.split(",").map((cell, i) => [header[i]!, cell])));
+    t.same(
+      rows.map((r) => [
+        r["Period end"],
+        r["Limit median"],
+        r["Premium median"],
+        r["RPM median"],
+        r["RPM median change %"],
+        r.Programs,
+      ]),
+      api.periods.map((p) => [
+        p.periodEnd,
+        String(p.limit?.median ?? ""),
+        String(p.premium?.median ?? ""),
+        String(p.rpm?.median ?? ""),
+        String(p.rpmMedianChangePercent ?? ""),
+        String(p.programCount ?? ""),
+      ]),
+      "a row per period, newest first as the API answers, with its medians, change and programs",
+    );
 
-  t.same(problems, [], "no page errors, nothing the policy blocks");
-});
+    t.same(problems, [], "no page errors, nothing the policy blocks");
+  },
+);

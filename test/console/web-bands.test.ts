@@ -10,14 +10,24 @@ const SCALES: BandScale[] = [LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS];
 
 t.test("the same upper bounds as the server, band for band", async (t) => {
   t.same(Object.keys(UPPER_BOUNDS).sort(), SCALES.map((s) => s.kind).sort(), "the same three distributions");
-  for (const scale of SCALES) t.same(UPPER_BOUNDS[scale.kind], scale.upperBounds.map(toNumber), `${scale.kind}: every bound`);
+  for (const scale of SCALES)
+    t.same(UPPER_BOUNDS[scale.kind], scale.upperBounds.map(toNumber), `${scale.kind}: every bound`);
 });
 
 t.test("the same band for amounts at, just under and just over every bound", async (t) => {
   for (const scale of SCALES) {
-    const amounts = [0, 0.01, ...scale.upperBounds.flatMap((b) => [toNumber(b) - 0.01, toNumber(b), toNumber(b) + 0.01]), 1e13];
+    const amounts = [
+      0,
+      0.01,
+      ...scale.upperBounds.flatMap((b) => [toNumber(b) - 0.01, toNumber(b), toNumber(b) + 0.01]),
+      1e13,
+    ];
     for (const amount of amounts) {
-      t.equal(bandSeqOf(scale.kind, amount), bandOfCents(scale, Math.round(amount * 100)) + 1, `${scale.kind} ${amount}`);
+      t.equal(
+        bandSeqOf(scale.kind, amount),
+        bandOfCents(scale, Math.round(amount * 100)) + 1,
+        `${scale.kind} ${amount}`,
+      );
     }
   }
 });

@@ -18,7 +18,9 @@ const company = (fields: Partial<Company>): Company => ({
 });
 
 // The builder after another company (sector 31, revenues around $1M, private) was chosen.
-const previous = parsePeerGroup("?companyId=1&naics=31&coverageId=2&exposureRangeLow=500000&exposureRangeHigh=2000000&organizationType=PRV");
+const previous = parsePeerGroup(
+  "?companyId=1&naics=31&coverageId=2&exposureRangeLow=500000&exposureRangeHigh=2000000&organizationType=PRV",
+);
 
 t.test("a full record: its sector, half to twice its size, its type; the coverage kept", async (t) => {
   t.same(prefillFromCompany(company({}), previous, null), {
@@ -32,7 +34,18 @@ t.test("a full record: its sector, half to twice its size, its type; the coverag
 });
 
 t.test("what the company lacks is cleared, not left from the previous company", async (t) => {
-  const patch = prefillFromCompany(company({ naics2: null, naics3: null, revenues: null, numberOfEmployees: null, marketCap: null, organizationType: "" }), previous, null);
+  const patch = prefillFromCompany(
+    company({
+      naics2: null,
+      naics3: null,
+      revenues: null,
+      numberOfEmployees: null,
+      marketCap: null,
+      organizationType: "",
+    }),
+    previous,
+    null,
+  );
   t.same(patch.naics, [], "no NAICS code: none, not 31");
   t.equal(patch.exposureRangeLow, "", "no exposure figure: the range is emptied");
   t.equal(patch.exposureRangeHigh, "");
@@ -44,5 +57,9 @@ t.test("another exposure type when the company lacks the broker's", async (t) =>
   t.equal(patch.exposureType, "Employees");
   t.equal(patch.exposureRangeLow, "60");
   t.equal(patch.exposureRangeHigh, "240");
-  t.same(prefillFromCompany(company({ naics2: null }), previous, null).naics, ["524"], "the subsector when the sector is missing");
+  t.same(
+    prefillFromCompany(company({ naics2: null }), previous, null).naics,
+    ["524"],
+    "the subsector when the sector is missing",
+  );
 });

@@ -31,11 +31,27 @@ t.test("the spec's examples and whole dollars", async (t) => {
 });
 
 t.test("what is not an amount is a dash, not $NaN", async (t) => {
-  for (const bad of ["", "abc", "1.2.3", Number.NaN, Number.POSITIVE_INFINITY]) t.equal(money(bad), "–", JSON.stringify(String(bad)));
+  for (const bad of ["", "abc", "1.2.3", Number.NaN, Number.POSITIVE_INFINITY])
+    t.equal(money(bad), "–", JSON.stringify(String(bad)));
 });
 
 t.test("the same text as the server's money() for amounts of every size", async (t) => {
-  const amounts = ["0", "0.01", "0.005", "0.015", "1", "9.99", "10.005", "123.456", "1000", "99999.995", "1234567.89", "250000000", "1000000000.5", "98765432109.876"];
+  const amounts = [
+    "0",
+    "0.01",
+    "0.005",
+    "0.015",
+    "1",
+    "9.99",
+    "10.005",
+    "123.456",
+    "1000",
+    "99999.995",
+    "1234567.89",
+    "250000000",
+    "1000000000.5",
+    "98765432109.876",
+  ];
   for (const amount of amounts) {
     t.equal(money(amount), serverMoney(new Decimal(amount)), `${amount} as text`);
     t.equal(money(Number(amount)), serverMoney(new Decimal(amount)), `${amount} as the JSON number the API writes`);

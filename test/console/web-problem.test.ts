@@ -14,7 +14,7 @@ t.test("a 400's field problems, as the API writes them", async (t) => {
       detail: "coverageId: 999 is not a known coverage",
       errors: [
         { field: "coverageId", message: "999 is not a known coverage" },
-        { field: "naics", message: "\"5x\" is not a 2- or 3-digit NAICS code", position: 1 },
+        { field: "naics", message: '"5x" is not a 2- or 3-digit NAICS code', position: 1 },
       ],
     }),
     { status: 400, headers: { "content-type": "application/problem+json" } },
@@ -24,19 +24,29 @@ t.test("a 400's field problems, as the API writes them", async (t) => {
   t.equal(problem.detail, "coverageId: 999 is not a known coverage");
   t.same(problem.fieldProblems, [
     { field: "coverageId", message: "999 is not a known coverage" },
-    { field: "naics", message: "\"5x\" is not a 2- or 3-digit NAICS code" },
+    { field: "naics", message: '"5x" is not a 2- or 3-digit NAICS code' },
   ]);
   t.notOk(problem.isRefusal);
 });
 
 t.test("RFC 7807's invalid-params, from a gateway", async (t) => {
-  const problem = problemFromBody(400, { title: "Your request parameters didn't validate.", "invalid-params": [{ name: "age", reason: "must be a positive integer" }, { name: "color" }] });
-  t.same(problem.fieldProblems, [{ field: "age", message: "must be a positive integer" }], "an entry without a reason is dropped");
+  const problem = problemFromBody(400, {
+    title: "Your request parameters didn't validate.",
+    "invalid-params": [{ name: "age", reason: "must be a positive integer" }, { name: "color" }],
+  });
+  t.same(
+    problem.fieldProblems,
+    [{ field: "age", message: "must be a positive integer" }],
+    "an entry without a reason is dropped",
+  );
   t.equal(problem.detail, "Your request parameters didn't validate.", "the title when there is no detail");
 });
 
 t.test("a disclosure refusal is guidance, with its condition and threshold", async (t) => {
-  const problem = problemFromBody(403, { detail: "too few companies", disclosure: { condition: "min_companies", threshold: 5 } });
+  const problem = problemFromBody(403, {
+    detail: "too few companies",
+    disclosure: { condition: "min_companies", threshold: 5 },
+  });
   t.ok(problem.isRefusal);
   t.same(problem.disclosure, { condition: "min_companies", threshold: 5 });
   t.same(problem.fieldProblems, []);

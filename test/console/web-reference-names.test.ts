@@ -3,19 +3,33 @@
 // everywhere; ids an old link holds that the data no longer has are named.
 import t from "tap";
 import type { ReferenceData } from "../../src/console/web/src/api/types.js";
-import { coverageName, lineOfBusinessName, naicsLabel, organizationTypeName } from "../../src/console/web/src/reference/reference-names.js";
+import {
+  coverageName,
+  lineOfBusinessName,
+  naicsLabel,
+  organizationTypeName,
+} from "../../src/console/web/src/reference/reference-names.js";
 import { unknownIds } from "../../src/console/web/src/reference/unknown-ids.js";
 import { parsePeerGroup } from "../../src/console/web/src/state/peer-group.js";
 
 const REFERENCE: ReferenceData = {
-  coverages: [{ coverageId: 1, name: "Directors & Officers", linesOfBusiness: [{ lineOfBusinessId: 10, name: "Side A" }] }],
-  organizationTypes: [{ code: "PUB", name: "Public" }, { code: "PRV", name: "Private" }],
+  coverages: [
+    { coverageId: 1, name: "Directors & Officers", linesOfBusiness: [{ lineOfBusinessId: 10, name: "Side A" }] },
+  ],
+  organizationTypes: [
+    { code: "PUB", name: "Public" },
+    { code: "PRV", name: "Private" },
+  ],
   naicsSectors: [
     { code: "31", name: "Manufacturing", subsectors: [{ code: "311", name: "Food Manufacturing" }] },
     { code: "32", name: "Manufacturing", subsectors: [] },
     { code: "45", name: "Retail Trade", subsectors: [] },
     { code: "49", name: "Transportation and Warehousing", subsectors: [] },
-    { code: "52", name: "Finance and Insurance", subsectors: [{ code: "524", name: "Insurance Carriers and Related Activities" }] },
+    {
+      code: "52",
+      name: "Finance and Insurance",
+      subsectors: [{ code: "524", name: "Insurance Carriers and Related Activities" }],
+    },
   ],
   datasetVersion: 1,
 };
@@ -43,8 +57,19 @@ t.test("names, with one fallback wording for ids the data lacks", async (t) => {
 });
 
 t.test("unknownIds: a coverage, its lines of business and organization types the data lacks", async (t) => {
-  t.same(unknownIds(parsePeerGroup("?coverageId=1&lineOfBusinessId=10&organizationType=pub"), REFERENCE), [], "all known");
-  t.same(unknownIds(parsePeerGroup("?coverageId=1&lineOfBusinessId=10,11&organizationType=PUB,XYZ"), REFERENCE), ["line of business 11 (of Directors & Officers)", "organization type XYZ"]);
-  t.same(unknownIds(parsePeerGroup("?coverageId=999&lineOfBusinessId=10"), REFERENCE), ["coverage 999"], "an unknown coverage's lines are not judged");
+  t.same(
+    unknownIds(parsePeerGroup("?coverageId=1&lineOfBusinessId=10&organizationType=pub"), REFERENCE),
+    [],
+    "all known",
+  );
+  t.same(unknownIds(parsePeerGroup("?coverageId=1&lineOfBusinessId=10,11&organizationType=PUB,XYZ"), REFERENCE), [
+    "line of business 11 (of Directors & Officers)",
+    "organization type XYZ",
+  ]);
+  t.same(
+    unknownIds(parsePeerGroup("?coverageId=999&lineOfBusinessId=10"), REFERENCE),
+    ["coverage 999"],
+    "an unknown coverage's lines are not judged",
+  );
   t.same(unknownIds(parsePeerGroup("?coverageId=999"), null), [], "nothing said before the reference data loads");
 });

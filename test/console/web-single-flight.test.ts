@@ -24,7 +24,11 @@ t.test("after it settles, the next call runs again; a failure is shared, then fo
     return `token-${runs}`;
   });
   const failed = await Promise.allSettled([renew(), renew()]);
-  t.same(failed.map((r) => r.status), ["rejected", "rejected"], "both callers see the failure");
+  t.same(
+    failed.map((r) => r.status),
+    ["rejected", "rejected"],
+    "both callers see the failure",
+  );
   t.equal(runs, 1);
   t.equal(await renew(), "token-2", "a later call starts a new run");
   t.equal(await renew(), "token-3");

@@ -22,13 +22,25 @@ export async function startAuthenticatedServer(
   knex: Knex,
   options: Omit<Parameters<typeof startTestServer>[2], "authenticator"> = {},
 ): Promise<{ server: RunningServer; authorization: string }> {
-  const idp = await startIdentityProvider(t, { resources: [{ audience: DEV_AUDIENCE, scopes: [DEV_SCOPE] }], clients: [DEV_CLIENT] });
-  const authenticator = createJwtAuthenticator({ issuer: idp.issuer, audience: DEV_AUDIENCE, requiredScopes: [DEV_SCOPE], log: pino({ level: "silent" }) });
+  const idp = await startIdentityProvider(t, {
+    resources: [{ audience: DEV_AUDIENCE, scopes: [DEV_SCOPE] }],
+    clients: [DEV_CLIENT],
+  });
+  const authenticator = createJwtAuthenticator({
+    issuer: idp.issuer,
+    audience: DEV_AUDIENCE,
+    requiredScopes: [DEV_SCOPE],
+    log: pino({ level: "silent" }),
+  });
   authenticator.start();
   t.teardown(() => authenticator.stop());
   await waitFor(() => authenticator.ready(), "the signing keys");
   const token = await fetchAccessToken({ issuer: idp.issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
   // /openapi.json names the provider, as under `cpb serve`: the reference then offers its openId scheme too.
-  const server = await startTestServer(t, knex, { tokens: { issuer: idp.issuer, scopes: [DEV_SCOPE] }, ...options, authenticator });
+  const server = await startTestServer(t, knex, {
+    tokens: { issuer: idp.issuer, scopes: [DEV_SCOPE] },
+    ...options,
+    authenticator,
+  });
   return { server, authorization: `Bearer ${token}` };
 }

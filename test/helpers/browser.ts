@@ -10,7 +10,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** A real headless browser, closed with the test; playwright-core drives it, with no browser download. */
 export async function startBrowser(t: Teardown): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   t.teardown(() => browser.close());
   return browser;

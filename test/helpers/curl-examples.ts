@@ -14,7 +14,30 @@ export interface CurlExample {
 }
 
 /** Options of curl that take an argument; the argument is never the URL. */
-const WITH_ARGUMENT = new Set(["-H", "--header", "-o", "--output", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-w", "--write-out", "-m", "--max-time", "--connect-timeout", "-b", "--cookie", "-c", "--cookie-jar", "--cacert", "-x", "--proxy"]);
+const WITH_ARGUMENT = new Set([
+  "-H",
+  "--header",
+  "-o",
+  "--output",
+  "-u",
+  "--user",
+  "-A",
+  "--user-agent",
+  "-e",
+  "--referer",
+  "-w",
+  "--write-out",
+  "-m",
+  "--max-time",
+  "--connect-timeout",
+  "-b",
+  "--cookie",
+  "-c",
+  "--cookie-jar",
+  "--cacert",
+  "-x",
+  "--proxy",
+]);
 const DATA = new Set(["-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json"]);
 
 export function curlExamples(markdown: string): CurlExample[] {
@@ -25,7 +48,12 @@ export function curlExamples(markdown: string): CurlExample[] {
   for (let i = 0; i < lines.length; i++) {
     const fence = /^\s*```(\w*)/.exec(lines[i]!);
     if (fence) {
-      block = block !== undefined ? undefined : ["sh", "bash", "shell", "console", ""].includes(fence[1]!) ? "shell" : "other";
+      block =
+        block !== undefined
+          ? undefined
+          : ["sh", "bash", "shell", "console", ""].includes(fence[1]!)
+            ? "shell"
+            : "other";
       continue;
     }
     if (block !== "shell") continue;
@@ -34,7 +62,8 @@ export function curlExamples(markdown: string): CurlExample[] {
     while (command.endsWith("\\") && i + 1 < lines.length) command = `${command.slice(0, -1)} ${lines[++i]!.trim()}`;
     command = command.trim();
     const assignment = /^([A-Za-z_]\w*)=(.*)$/.exec(command);
-    if (assignment && !assignment[2]!.includes("$(")) variables.set(assignment[1]!, shellWords(assignment[2]!, variables)[0] ?? "");
+    if (assignment && !assignment[2]!.includes("$("))
+      variables.set(assignment[1]!, shellWords(assignment[2]!, variables)[0] ?? "");
     if (/^curl\s/.test(command)) examples.push(readCurl(command, start + 1, variables));
   }
   return examples;
@@ -56,7 +85,13 @@ function readCurl(command: string, line: number, variables: ReadonlyMap<string, 
     else if (!word.startsWith("-") && url === undefined) url = word;
   }
   if (url === undefined) throw new Error(`line ${line}: no URL in ${command}`);
-  return { line, command, method: method ?? (head ? "HEAD" : body !== undefined ? "POST" : "GET"), url: new URL(url), ...(body === undefined ? {} : { body }) };
+  return {
+    line,
+    command,
+    method: method ?? (head ? "HEAD" : body !== undefined ? "POST" : "GET"),
+    url: new URL(url),
+    ...(body === undefined ? {} : { body }),
+  };
 }
 
 /** A command's words, after quote removal and `$VAR` / `${VAR}` expansion (never inside single quotes). */
@@ -71,7 +106,7 @@ function shellWords(text: string, variables: ReadonlyMap<string, string>): strin
     // Left as written when the document never sets it (a token): a URL holding one fails to match.
     return [value ?? name[0], at + name[0].length];
   };
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text[i]!;
     if (c === "#" && word === undefined) break; // a comment runs to the end of the line
     if (/\s/.test(c)) {
@@ -85,7 +120,7 @@ function shellWords(text: string, variables: ReadonlyMap<string, string>): strin
       i = end + 1;
     } else if (c === '"') {
       word ??= "";
-      for (i++; i < text.length && text[i] !== '"'; ) {
+      for (i++; i < text.length && text[i] !== '"';) {
         if (text[i] === "$") {
           const [value, next] = expand(i);
           word += value;

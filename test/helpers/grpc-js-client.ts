@@ -1,5 +1,12 @@
 import * as grpc from "@grpc/grpc-js";
-import { fromBinary, toBinary, type DescMessage, type DescMethod, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import {
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type DescMethod,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
 
 /**

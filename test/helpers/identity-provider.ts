@@ -1,6 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createDevIdentityProvider, type DevIdentityProvider, type DevIdentityProviderOptions } from "../../src/dev/identity-provider.js";
+import {
+  createDevIdentityProvider,
+  type DevIdentityProvider,
+  type DevIdentityProviderOptions,
+} from "../../src/dev/identity-provider.js";
 
 interface Teardown {
   teardown(fn: () => unknown): void;

@@ -22,20 +22,30 @@ export function schemaProblems(document: Schema, schema: Schema, value: unknown,
   }
   if (Array.isArray(schema.anyOf)) {
     const each = (schema.anyOf as Schema[]).map((option) => schemaProblems(document, option, value, path));
-    return each.some((problems) => problems.length === 0) ? [] : [`${path}: matches no anyOf option (${each.flat().join("; ")})`];
+    return each.some((problems) => problems.length === 0)
+      ? []
+      : [`${path}: matches no anyOf option (${each.flat().join("; ")})`];
   }
   const types = schema.type === undefined ? undefined : ([] as unknown[]).concat(schema.type);
-  if (types && !types.some((type) => hasType(value, type as string))) return [`${path}: ${JSON.stringify(value)} is not ${types.join(" or ")}`];
+  if (types && !types.some((type) => hasType(value, type as string)))
+    return [`${path}: ${JSON.stringify(value)} is not ${types.join(" or ")}`];
   const problems: string[] = [];
-  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) problems.push(`${path}: ${JSON.stringify(value)} is not one of ${schema.enum.join(", ")}`);
-  if (typeof value === "number" && typeof schema.minimum === "number" && value < schema.minimum) problems.push(`${path}: ${value} is below ${schema.minimum}`);
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value))
+    problems.push(`${path}: ${JSON.stringify(value)} is not one of ${schema.enum.join(", ")}`);
+  if (typeof value === "number" && typeof schema.minimum === "number" && value < schema.minimum)
+    problems.push(`${path}: ${value} is below ${schema.minimum}`);
   if (Array.isArray(value)) {
-    if (typeof schema.maxItems === "number" && value.length > schema.maxItems) problems.push(`${path}: more than ${schema.maxItems} items`);
-    if (schema.items) value.forEach((item, i) => problems.push(...schemaProblems(document, schema.items as Schema, item, `${path}[${i}]`)));
+    if (typeof schema.maxItems === "number" && value.length > schema.maxItems)
+      problems.push(`${path}: more than ${schema.maxItems} items`);
+    if (schema.items)
+      value.forEach((item, i) =>
+        problems.push(...schemaProblems(document, schema.items as Schema, item, `${path}[${i}]`)),
+      );
   } else if (value !== null && typeof value === "object") {
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     const members = value as Record<string, Json>;
-    for (const name of (schema.required ?? []) as string[]) if (!(name in members)) problems.push(`${path}: ${name} is missing`);
+    for (const name of (schema.required ?? []) as string[])
+      if (!(name in members)) problems.push(`${path}: ${name} is missing`);
     for (const [name, member] of Object.entries(members)) {
       const property = properties[name];
       if (property) problems.push(...schemaProblems(document, property, member, `${path}.${name}`));

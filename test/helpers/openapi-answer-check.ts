@@ -38,7 +38,8 @@ export function createAnswerChecker(document: Json): AnswerChecker {
     for (const part of node.$ref.slice(2).split("/")) found = (found as Json)[part];
     return found as Json;
   };
-  const pointer = (segments: string[]) => `openapi.json#/${segments.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+  const pointer = (segments: string[]) =>
+    `openapi.json#/${segments.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 
   return {
     problems({ method, path, status, headers, body }) {
@@ -66,8 +67,12 @@ export function createAnswerChecker(document: Json): AnswerChecker {
         return problems;
       }
       const type = (headers.get("content-type") ?? "").split(";")[0]!.trim();
-      const responseRef = typeof listed.$ref === "string" ? listed.$ref.slice(2).split("/") : ["paths", match.template, method.toLowerCase(), "responses", String(status)];
-      if (!(type in content)) return [...problems, `${name}: content type ${type} not documented (${Object.keys(content).join(", ")})`];
+      const responseRef =
+        typeof listed.$ref === "string"
+          ? listed.$ref.slice(2).split("/")
+          : ["paths", match.template, method.toLowerCase(), "responses", String(status)];
+      if (!(type in content))
+        return [...problems, `${name}: content type ${type} not documented (${Object.keys(content).join(", ")})`];
       let value: unknown;
       try {
         value = JSON.parse(body);

@@ -30,7 +30,8 @@ export function matchOpenApiPath(templates: Iterable<string>, path: string): Pat
       templated.push(names.length > 0);
       return true;
     });
-    if (matches && (!best || moreConcrete(templated, best.templated))) best = { match: { template, variables }, templated };
+    if (matches && (!best || moreConcrete(templated, best.templated)))
+      best = { match: { template, variables }, templated };
   }
   return best?.match;
 }

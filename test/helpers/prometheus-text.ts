@@ -13,15 +13,22 @@ export function parseSamples(text: string): Sample[] {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const pair of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!;
+    for (const pair of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[pair[1]!] = pair[2]!;
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;
 }
 
 /** The value of the one sample of `name` carrying (at least) these labels; undefined when there is none. */
-export function sampleValue(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([key, value]) => s.labels[key] === value));
+export function sampleValue(
+  samples: readonly Sample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
+  const found = samples.filter(
+    (s) => s.name === name && Object.entries(labels).every(([key, value]) => s.labels[key] === value),
+  );
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value;
 }

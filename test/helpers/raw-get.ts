@@ -1,7 +1,10 @@
 import http from "node:http";
 
 /** A GET whose body comes back as the bytes were sent: fetch would decompress them. */
-export function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+export function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (res) => {

@@ -7,7 +7,14 @@ import { MarketTrendService } from "../../gen/commercialpolicybenchmark/v2/trend
 import { readHttpRoutes } from "../../src/transcoding/http-routes.js";
 
 /** The services whose methods the REST face serves (create-app.ts, `apiServices`). */
-export const REST_SERVICES = [AssessmentService, CompanyService, LossDetailsService, PeerGroupService, ReferenceService, MarketTrendService] as const;
+export const REST_SERVICES = [
+  AssessmentService,
+  CompanyService,
+  LossDetailsService,
+  PeerGroupService,
+  ReferenceService,
+  MarketTrendService,
+] as const;
 
 /** The route table the REST transcoder builds from those services' methods. */
 export const restRoutes = readHttpRoutes(REST_SERVICES.flatMap((service) => service.methods));

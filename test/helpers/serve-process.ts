@@ -22,7 +22,11 @@ export interface ServeProcess {
  * `cpb serve` as production runs it, in its own process (what signals and overload are
  * tested on), trusting a real OpenID provider in this process; killed with the test.
  */
-export async function startServeProcess(t: Teardown, databaseUrl: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+export async function startServeProcess(
+  t: Teardown,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
   const identity = await startIdentity();
   t.teardown(() => identity.close());
   const port = await freePort();
@@ -45,7 +49,10 @@ export async function startServeProcess(t: Teardown, databaseUrl: string, env: R
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   t.teardown(() => void child.kill("SIGKILL"));
   for (let i = 0; ; i++) {
-    const status = await fetch(`${base}/readyz`).then((res) => res.status, () => 0);
+    const status = await fetch(`${base}/readyz`).then(
+      (res) => res.status,
+      () => 0,
+    );
     if (status === 200) break;
     if (i === 300 || child.exitCode !== null) throw new Error(`cpb serve was not ready within 30 s:\n${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -62,7 +62,10 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
  * A proxy in front of the database at `databaseUrl`, closed with the test, and the URL
  * that reaches the database through it: what a test cuts to take the database away.
  */
-export async function proxyDatabase(t: { teardown(fn: () => unknown): void }, databaseUrl: string): Promise<{ proxy: TcpProxy; url: string }> {
+export async function proxyDatabase(
+  t: { teardown(fn: () => unknown): void },
+  databaseUrl: string,
+): Promise<{ proxy: TcpProxy; url: string }> {
   const target = new URL(databaseUrl);
   const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
   t.teardown(() => proxy.close());

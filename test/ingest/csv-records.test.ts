@@ -35,7 +35,10 @@ async function exactly(text: string): Promise<Outcome> {
       line++;
     });
     parser.on("error", (error: Error & { empty_lines: number }) => {
-      resolve({ records: [], error: { message: withoutLine(error.message), line: line + error.empty_lines - emptyLinesSeen } });
+      resolve({
+        records: [],
+        error: { message: withoutLine(error.message), line: line + error.empty_lines - emptyLinesSeen },
+      });
     });
     parser.on("end", () => resolve({ records }));
     parser.end(text);
@@ -136,7 +139,10 @@ t.test("the reader gives what csv-parse alone gives, records, lines and errors, 
 });
 
 t.test("a large well-formed text is read by papaparse whole, in any cut", async (t) => {
-  const rows = Array.from({ length: 5_000 }, (_, i) => `${i + 1},"Name ${i}, Inc.",${i % 7 === 0 ? "" : i * 3.5},2026-01-01`);
+  const rows = Array.from(
+    { length: 5_000 },
+    (_, i) => `${i + 1},"Name ${i}, Inc.",${i % 7 === 0 ? "" : i * 3.5},2026-01-01`,
+  );
   const text = ["id,name,amount,date", ...rows].join("\r\n") + "\r\n";
   const expected = await exactly(text);
   for (const size of [1, 7, 4096, 65_536]) {

@@ -48,7 +48,16 @@ function numberText(random: SeededRandom): string {
   const whole = digits(Math.floor(next() * 22));
   const fraction = next() < 0.5 ? `.${digits(Math.floor(next() * 5))}` : "";
   const stray = next() < 0.05 ? String.fromCharCode(32 + Math.floor(next() * 95)) : "";
-  const near = ["9007199254740991", "9007199254740992", "2147483647", "2147483648", "999999999999999", "1000000000000000", "99999999999999999999", "0"];
+  const near = [
+    "9007199254740991",
+    "9007199254740992",
+    "2147483647",
+    "2147483648",
+    "999999999999999",
+    "1000000000000000",
+    "99999999999999999999",
+    "0",
+  ];
   if (next() < 0.1) return sign + near[Math.floor(next() * near.length)]!;
   return sign + zeros + whole + fraction + stray;
 }
@@ -67,7 +76,8 @@ t.test("integer and money readers give what the rules done in BigInt give", asyn
     ] as const) {
       const actual = stored(reader(text));
       const expected = exactInteger(min, max, text);
-      if (actual !== expected) return void t.equal(actual, expected, `integer(${min}, ${max}) of ${JSON.stringify(text)}`);
+      if (actual !== expected)
+        return void t.equal(actual, expected, `integer(${min}, ${max}) of ${JSON.stringify(text)}`);
     }
     const actual = storedCents(money(text));
     const expected = exactMoney(text);

@@ -47,7 +47,10 @@ t.test("creates the folder, counts rows, and ids run from 1", async (t) => {
     "losses.csv": 30,
   });
   const programs = await readCsv(dir, "programs.csv");
-  t.same(programs.map((row) => Number(row.program_id)), Array.from({ length: 120 }, (_, i) => i + 1));
+  t.same(
+    programs.map((row) => Number(row.program_id)),
+    Array.from({ length: 120 }, (_, i) => i + 1),
+  );
 });
 
 t.test("rejects bad options", async (t) => {
@@ -72,7 +75,8 @@ t.test("the data respects DATA-FORMAT.md and looks like a real book", async (t) 
   t.ok(coverages.length >= 8 && coverages.length <= 12);
   const lineCoverage = new Map(lines.map((row) => [row.line_of_business_id, row.coverage_id]));
   t.equal(lineCoverage.size, lines.length, "LOB ids are unique across coverages");
-  for (const line of lines) t.ok(coverageIds.has(line.coverage_id as string), `LOB ${line.line_of_business_id} has a coverage`);
+  for (const line of lines)
+    t.ok(coverageIds.has(line.coverage_id as string), `LOB ${line.line_of_business_id} has a coverage`);
 
   const decimal = /^\d+(\.\d{1,2})?$/;
   const companyById = new Map(companies.map((row) => [row.company_id, row]));
@@ -84,48 +88,100 @@ t.test("the data respects DATA-FORMAT.md and looks like a real book", async (t) 
     check(c.company_name !== "", `company ${c.company_id} name`);
     check(/^(PUB|PRV|PSB|NFP)$/.test(c.organization_type as string), `company ${c.company_id} type`);
     check(/^(\d{2,6})?$/.test(c.naics as string), `company ${c.company_id} naics ${c.naics}`);
-    check(c.revenues === "" || (decimal.test(c.revenues as string) && Number(c.revenues) >= 100_000), `revenues ${c.revenues}`);
+    check(
+      c.revenues === "" || (decimal.test(c.revenues as string) && Number(c.revenues) >= 100_000),
+      `revenues ${c.revenues}`,
+    );
     check(/^\d*$/.test(c.employees as string), `employees ${c.employees}`);
-    check(c.market_cap === "" || (decimal.test(c.market_cap as string) && c.organization_type === "PUB"), `market cap ${c.market_cap}`);
+    check(
+      c.market_cap === "" || (decimal.test(c.market_cap as string) && c.organization_type === "PUB"),
+      `market cap ${c.market_cap}`,
+    );
   }
 
   const tenYearsBefore = "2016-11-01";
   for (const p of programs) {
     check(companyById.has(p.company_id), `program ${p.program_id} company`);
-    check(lineCoverage.get(p.line_of_business_id as string) === p.coverage_id, `program ${p.program_id} LOB of its coverage`);
+    check(
+      lineCoverage.get(p.line_of_business_id as string) === p.coverage_id,
+      `program ${p.program_id} LOB of its coverage`,
+    );
     check(/^\d{4}-\d{2}-\d{2}$/.test(p.effective_date as string), `program ${p.program_id} date`);
-    check((p.effective_date as string) <= AS_OF && (p.effective_date as string) >= tenYearsBefore, `date ${p.effective_date}`);
-    for (const money of ["limit", "premium", "retention"]) check(p[money] === "" || decimal.test(p[money] as string), `${money} ${p[money]}`);
+    check(
+      (p.effective_date as string) <= AS_OF && (p.effective_date as string) >= tenYearsBefore,
+      `date ${p.effective_date}`,
+    );
+    for (const money of ["limit", "premium", "retention"])
+      check(p[money] === "" || decimal.test(p[money] as string), `${money} ${p[money]}`);
     check(/^(P\d{3}|curated)?$/.test(p.source as string), `source ${p.source}`);
   }
 
   const dateOrTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2})?$/;
   for (const l of losses) {
     check(companyById.has(l.company_id), `loss ${l.loss_event_id} company`);
-    check(lineCoverage.get(l.line_of_business_id as string) === l.coverage_id, `loss ${l.loss_event_id} LOB of its coverage`);
+    check(
+      lineCoverage.get(l.line_of_business_id as string) === l.coverage_id,
+      `loss ${l.loss_event_id} LOB of its coverage`,
+    );
     check(l.loss_category !== "" && l.loss_type !== "" && l.status !== "", `loss ${l.loss_event_id} required text`);
     check(l.accident_date === "" || dateOrTime.test(l.accident_date as string), `accident ${l.accident_date}`);
     check(dateOrTime.test(l.filing_date as string), `filing ${l.filing_date}`);
     check((l.filing_date as string).slice(0, 10) <= AS_OF, `filing ${l.filing_date} after as-of`);
-    check(l.accident_date === "" || (l.accident_date as string) < (l.filing_date as string), `filing before accident in ${l.loss_event_id}`);
+    check(
+      l.accident_date === "" || (l.accident_date as string) < (l.filing_date as string),
+      `filing before accident in ${l.loss_event_id}`,
+    );
     check(/^\d+$/.test(l.total_amount as string), `amount ${l.total_amount}`);
   }
   t.same(problems, [], "every row is well-formed");
 
   // The features an importer must cope with are present.
   const names = companies.map((row) => row.company_name as string);
-  t.ok(names.some((name) => name.includes(",")), "a name with a comma");
-  t.ok(names.some((name) => name.includes('"')), "a name with a quote");
-  t.ok(names.some((name) => /[^\x20-\x7e]/.test(name)), "a non-ASCII name");
+  t.ok(
+    names.some((name) => name.includes(",")),
+    "a name with a comma",
+  );
+  t.ok(
+    names.some((name) => name.includes('"')),
+    "a name with a quote",
+  );
+  t.ok(
+    names.some((name) => /[^\x20-\x7e]/.test(name)),
+    "a non-ASCII name",
+  );
   t.ok(new Set(names).size < names.length, "some names repeat");
-  t.ok(losses.some((row) => (row.description as string).includes("\n")), "a description with a line break");
-  t.ok(losses.some((row) => row.description === ""), "an empty description");
-  t.ok(losses.some((row) => row.accident_date === ""), "an unknown accident date");
-  t.ok(losses.some((row) => (row.filing_date as string).includes("T")), "a filing date-time");
-  t.ok(companies.some((row) => row.naics === ""), "a company without NAICS");
-  t.ok(companies.some((row) => row.naics?.length === 2), "a 2-digit NAICS");
-  t.ok(programs.some((row) => row.limit === "1000000"), "a limit on a band edge");
-  t.ok(programs.some((row) => row.retention === "0"), "a zero retention");
+  t.ok(
+    losses.some((row) => (row.description as string).includes("\n")),
+    "a description with a line break",
+  );
+  t.ok(
+    losses.some((row) => row.description === ""),
+    "an empty description",
+  );
+  t.ok(
+    losses.some((row) => row.accident_date === ""),
+    "an unknown accident date",
+  );
+  t.ok(
+    losses.some((row) => (row.filing_date as string).includes("T")),
+    "a filing date-time",
+  );
+  t.ok(
+    companies.some((row) => row.naics === ""),
+    "a company without NAICS",
+  );
+  t.ok(
+    companies.some((row) => row.naics?.length === 2),
+    "a 2-digit NAICS",
+  );
+  t.ok(
+    programs.some((row) => row.limit === "1000000"),
+    "a limit on a band edge",
+  );
+  t.ok(
+    programs.some((row) => row.retention === "0"),
+    "a zero retention",
+  );
   const types = count(companies.map((row) => row.organization_type as string));
   t.ok((types.get("PRV") ?? 0) > companies.length / 2, "most companies are private");
 

@@ -35,7 +35,9 @@ t.test("a generated data set round-trips, and importing it again updates every r
   const listener = new pg.Client({ connectionString: url });
   await listener.connect();
   t.teardown(() => listener.end());
-  const notified = new Promise<string | undefined>((resolve) => listener.once("notification", (message) => resolve(message.payload)));
+  const notified = new Promise<string | undefined>((resolve) =>
+    listener.once("notification", (message) => resolve(message.payload)),
+  );
   await listener.query("listen cpb_dataset_version");
 
   const first = await importDataset(knex, dir);
@@ -51,7 +53,13 @@ t.test("a generated data set round-trips, and importing it again updates every r
     ],
   );
   for (const file of first.files) t.ok(file.elapsedMs >= 0, `${file.file} is timed`);
-  t.same(await tableCounts(knex), { coverages: 10, lines_of_business: 35, companies: 300, programs: 1500, loss_events: 300 });
+  t.same(await tableCounts(knex), {
+    coverages: 10,
+    lines_of_business: 35,
+    companies: 300,
+    programs: 1500,
+    loss_events: 300,
+  });
   t.equal(await datasetVersion(knex), 1);
   t.equal(await notified, "1", "servers hear of the new version");
 
@@ -94,7 +102,13 @@ t.test("a generated data set round-trips, and importing it again updates every r
     t.equal(file.updated, file.read, `${file.file}: every row updated`);
   }
   t.equal(await datasetVersion(knex), 2);
-  t.same(await tableCounts(knex), { coverages: 10, lines_of_business: 35, companies: 300, programs: 1500, loss_events: 300 });
+  t.same(await tableCounts(knex), {
+    coverages: 10,
+    lines_of_business: 35,
+    companies: 300,
+    programs: 1500,
+    loss_events: 300,
+  });
 });
 
 t.test("a program referring to a missing company fails the whole import and changes nothing", async (t) => {
@@ -120,7 +134,11 @@ t.test("a program referring to a missing company fails the whole import and chan
     'programs.csv:3: company_id "999": no company 999 in the import or the database',
   ]);
   t.same(await tableCounts(knex), before, "no table changed");
-  t.same(await knex("companies").where("company_id", 1).first(), companyBefore, "the earlier file of the import was rolled back");
+  t.same(
+    await knex("companies").where("company_id", 1).first(),
+    companyBefore,
+    "the earlier file of the import was rolled back",
+  );
   t.equal(await datasetVersion(knex), 1, "the version did not move");
 
   // The connection went back to the pool in a usable state.

@@ -44,22 +44,84 @@ const dataLine = (random: SeededRandom, lines: string[]) => 1 + random.int(lines
 /** The ways a partner's folder goes wrong between rows, and one way a field does. */
 const MUTATIONS: [string, (folder: Folder, random: SeededRandom) => void][] = [
   ["nothing", () => undefined],
-  ["a repeated program id", (f, random) => { const p = f.get("programs.csv")!; p.push(p[dataLine(random, p)]!); }],
-  ["a repeated company id", (f, random) => { const c = f.get("companies.csv")!; c.push(c[dataLine(random, c)]!); }],
-  ["a program of no company", (f, random) => { const p = f.get("programs.csv")!; setField(p, dataLine(random, p), "company_id", "999999"); }],
-  ["a loss of no company", (f, random) => { const l = f.get("losses.csv")!; setField(l, dataLine(random, l), "company_id", "888888"); }],
-  ["a program's LOB of another coverage", (f, random) => { const p = f.get("programs.csv")!; const line = dataLine(random, p); setField(p, line, "line_of_business_id", p[line]!.split(",")[3] === "1" ? "30" : "1"); }],
-  ["a LOB moved to another coverage", (f, random) => { const l = f.get("lines_of_business.csv")!; setField(l, dataLine(random, l), "coverage_id", String(1 + random.int(10))); }],
-  ["a company dropped", (f, random) => { const c = f.get("companies.csv")!; c.splice(dataLine(random, c), 1); }],
-  ["a coverage dropped", (f) => { const c = f.get("coverages.csv")!; c.splice(c.length - 1, 1); }],
-  ["a negative premium", (f, random) => { const p = f.get("programs.csv")!; setField(p, dataLine(random, p), "premium", "-5"); }],
+  [
+    "a repeated program id",
+    (f, random) => {
+      const p = f.get("programs.csv")!;
+      p.push(p[dataLine(random, p)]!);
+    },
+  ],
+  [
+    "a repeated company id",
+    (f, random) => {
+      const c = f.get("companies.csv")!;
+      c.push(c[dataLine(random, c)]!);
+    },
+  ],
+  [
+    "a program of no company",
+    (f, random) => {
+      const p = f.get("programs.csv")!;
+      setField(p, dataLine(random, p), "company_id", "999999");
+    },
+  ],
+  [
+    "a loss of no company",
+    (f, random) => {
+      const l = f.get("losses.csv")!;
+      setField(l, dataLine(random, l), "company_id", "888888");
+    },
+  ],
+  [
+    "a program's LOB of another coverage",
+    (f, random) => {
+      const p = f.get("programs.csv")!;
+      const line = dataLine(random, p);
+      setField(p, line, "line_of_business_id", p[line]!.split(",")[3] === "1" ? "30" : "1");
+    },
+  ],
+  [
+    "a LOB moved to another coverage",
+    (f, random) => {
+      const l = f.get("lines_of_business.csv")!;
+      setField(l, dataLine(random, l), "coverage_id", String(1 + random.int(10)));
+    },
+  ],
+  [
+    "a company dropped",
+    (f, random) => {
+      const c = f.get("companies.csv")!;
+      c.splice(dataLine(random, c), 1);
+    },
+  ],
+  [
+    "a coverage dropped",
+    (f) => {
+      const c = f.get("coverages.csv")!;
+      c.splice(c.length - 1, 1);
+    },
+  ],
+  [
+    "a negative premium",
+    (f, random) => {
+      const p = f.get("programs.csv")!;
+      setField(p, dataLine(random, p), "premium", "-5");
+    },
+  ],
   ["no programs file", (f) => void f.delete("programs.csv")],
   ["no companies file", (f) => void f.delete("companies.csv")],
 ];
 
 async function snapshot(knex: Knex): Promise<unknown[]> {
   const tables = ["coverages", "lines_of_business", "companies", "programs", "loss_events", "dataset_version"];
-  return Promise.all(tables.map((table) => knex(table).select("*").orderByRaw("1").then((rows) => rows.map((row) => JSON.stringify({ ...row, changed_at: undefined })))));
+  return Promise.all(
+    tables.map((table) =>
+      knex(table)
+        .select("*")
+        .orderByRaw("1")
+        .then((rows) => rows.map((row) => JSON.stringify({ ...row, changed_at: undefined }))),
+    ),
+  );
 }
 
 async function outcome(knex: Knex, dir: string, options: ImportOptions): Promise<unknown> {
@@ -67,7 +129,8 @@ async function outcome(knex: Knex, dir: string, options: ImportOptions): Promise
     const summary = await importDataset(knex, dir, options);
     return { summary: { ...summary, files: summary.files.map((f) => ({ ...f, elapsedMs: 0 })) } };
   } catch (error) {
-    if (error instanceof ImportRejectedError) return { rejected: error.summary.rejects, files: error.summary.files.map((f) => ({ ...f, elapsedMs: 0 })) };
+    if (error instanceof ImportRejectedError)
+      return { rejected: error.summary.rejects, files: error.summary.files.map((f) => ({ ...f, elapsedMs: 0 })) };
     return { error: (error as Error).message };
   }
 }
@@ -86,7 +149,8 @@ t.test("the direct road ends exactly as staging and checking first, whatever the
     if (!empty) {
       for (const { knex } of [direct, checked]) await importDataset(knex, baseDir, { replace: true });
     } else {
-      for (const { knex } of [direct, checked]) await knex.raw("truncate coverages, lines_of_business, companies, programs, loss_events");
+      for (const { knex } of [direct, checked])
+        await knex.raw("truncate coverages, lines_of_business, companies, programs, loss_events");
     }
     const folder: Folder = new Map([...base].map(([file, lines]) => [file, [...lines]]));
     const [name, mutate] = random.pick(MUTATIONS);

@@ -11,8 +11,15 @@ import { createTempDir } from "./helpers/temp-dir.js";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /** `cpb import ARGS` as its own process; its exit code and peak resident memory. */
-async function importMeasured(url: string, args: string[]): Promise<{ code: number | null; peakMiB: number; output: string }> {
-  const child = spawn(process.execPath, ["bin/cpb.js", "import", ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: ["ignore", "pipe", "pipe"] });
+async function importMeasured(
+  url: string,
+  args: string[],
+): Promise<{ code: number | null; peakMiB: number; output: string }> {
+  const child = spawn(process.execPath, ["bin/cpb.js", "import", ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const rss = startRssSampler(child.pid!, 20);
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -25,8 +32,20 @@ async function importMeasured(url: string, args: string[]): Promise<{ code: numb
 t.test("an import's memory does not grow with the files: four times the rows, about the same peak", async (t) => {
   const small = await createTempDir(t, "cpb-memory-small-");
   const large = await createTempDir(t, "cpb-memory-large-");
-  await generateDataset(small, { companies: 5_000, programs: 100_000, losses: 10_000, seed: "memory", asOf: "2026-11-22" });
-  await generateDataset(large, { companies: 20_000, programs: 400_000, losses: 40_000, seed: "memory", asOf: "2026-11-22" });
+  await generateDataset(small, {
+    companies: 5_000,
+    programs: 100_000,
+    losses: 10_000,
+    seed: "memory",
+    asOf: "2026-11-22",
+  });
+  await generateDataset(large, {
+    companies: 20_000,
+    programs: 400_000,
+    losses: 40_000,
+    seed: "memory",
+    asOf: "2026-11-22",
+  });
   // A refused field on the last line: the direct road reads all of programs.csv, declines,
   // and the exact road stages and checks every file: both roads run in both imports.
   await appendFile(path.join(small, "programs.csv"), "100001,1,1,1,2026-01-01,-5,,,\n");
@@ -37,7 +56,9 @@ t.test("an import's memory does not grow with the files: four times the rows, ab
   t.equal(first.code, 0, first.output);
   t.equal(second.code, 0, second.output);
   t.match(second.output, /programs\.csv: 400001 read, 400000 inserted, 0 updated, 1 rejected/);
-  t.comment(`peak RSS: ${first.peakMiB.toFixed(0)} MiB for 115,000 rows, ${second.peakMiB.toFixed(0)} MiB for 460,000 rows`);
+  t.comment(
+    `peak RSS: ${first.peakMiB.toFixed(0)} MiB for 115,000 rows, ${second.peakMiB.toFixed(0)} MiB for 460,000 rows`,
+  );
   // The large folder's files hold 27 MB more CSV than the small one's: in memory, as
   // strings, rows and COPY text, that would be well over 100 MiB more.
   t.ok(second.peakMiB - first.peakMiB < 48, `the peak grew by ${(second.peakMiB - first.peakMiB).toFixed(0)} MiB`);

@@ -38,7 +38,10 @@ async function datasetVersion(knex: Knex): Promise<number> {
 }
 
 /** `cpb import [OPTIONS] DIR` as its own process, the way an operator runs it. */
-function startCliImport(url: string, ...args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> } {
+function startCliImport(
+  url: string,
+  ...args: string[]
+): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> } {
   const child = spawn(process.execPath, ["bin/cpb.js", "import", ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: url, PGAPPNAME: IMPORT_APPLICATION_NAME },
@@ -47,10 +50,12 @@ function startCliImport(url: string, ...args: string[]): { child: ChildProcess; 
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code, signal) => resolve({ code, signal, output }));
-  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>(
+    (resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", (code, signal) => resolve({ code, signal, output }));
+    },
+  );
   return { child, done };
 }
 
@@ -65,14 +70,23 @@ async function poll<T>(what: string, timeoutMs: number, probe: () => Promise<T |
 }
 
 /** The import's backends, how many rows the COPY each one is running has taken in so far, and what each runs. */
-async function importBackends(knex: Knex): Promise<Array<{ pid: number; copied: number | null; state: string | null; query: string }>> {
-  const { rows } = await knex.raw<{ rows: Array<{ pid: number; copied: string | null; state: string | null; query: string }> }>(
+async function importBackends(
+  knex: Knex,
+): Promise<Array<{ pid: number; copied: number | null; state: string | null; query: string }>> {
+  const { rows } = await knex.raw<{
+    rows: Array<{ pid: number; copied: string | null; state: string | null; query: string }>;
+  }>(
     `select a.pid, p.tuples_processed::text as copied, a.state, a.query
        from pg_stat_activity a left join pg_stat_progress_copy p on p.pid = a.pid
       where a.datname = current_database() and a.application_name = ?`,
     [IMPORT_APPLICATION_NAME],
   );
-  return rows.map((row) => ({ pid: row.pid, state: row.state, query: row.query, copied: row.copied === null ? null : Number(row.copied) }));
+  return rows.map((row) => ({
+    pid: row.pid,
+    state: row.state,
+    query: row.query,
+    copied: row.copied === null ? null : Number(row.copied),
+  }));
 }
 
 type Backend = { copied: number | null; state: string | null; query: string };
@@ -96,64 +110,102 @@ function isIndexBuild(backend: Backend): boolean {
 }
 
 async function tablesIn(knex: Knex, pattern: string): Promise<string[]> {
-  const { rows } = await knex.raw<{ rows: { name: string }[] }>("select relnamespace::regnamespace || '.' || relname as name from pg_class where relkind = 'r' and (relnamespace::regnamespace || '.' || relname) like ?", [pattern]);
+  const { rows } = await knex.raw<{ rows: { name: string }[] }>(
+    "select relnamespace::regnamespace || '.' || relname as name from pg_class where relkind = 'r' and (relnamespace::regnamespace || '.' || relname) like ?",
+    [pattern],
+  );
   return rows.map((row) => row.name);
 }
 
-t.test("an import killed with SIGKILL at any point leaves the data, the version and the locks as they were", async (t) => {
-  const { knex, url } = await createTestDatabase(t);
-  const small = await createTempDir(t, "cpb-sigkill-small-");
-  const big = await createTempDir(t, "cpb-sigkill-big-");
-  await generateDataset(small, { companies: 300, programs: 1_500, losses: 300, seed: "before the kill", asOf: "2026-11-22" });
-  const first = await startCliImport(url, small).done;
-  t.equal(first.code, 0, `the first import succeeds\n${first.output}`);
-  t.equal(await datasetVersion(knex), 1);
-  const before = await snapshot(knex);
-  t.equal(before.programs?.rows, 1_500);
-
-  let started = performance.now();
-  await generateDataset(big, { companies: 20_000, programs: 400_000, losses: 40_000, seed: "killed mid-load", asOf: "2026-11-22" });
-  t.comment(`generated the large folder in ${Math.round(performance.now() - started)} ms`);
-
-  for (const { point, options, reached } of KILL_POINTS) {
-    started = performance.now();
-    const victim = startCliImport(url, ...options, big);
-    let exited = false;
-    void victim.done.then(() => (exited = true));
-    const underWay = await poll(`the import ${point}`, 60_000, async () => {
-      if (exited) throw new Error(`the import ended before it could be killed ${point}:\n${(await victim.done).output}`);
-      return (await importBackends(knex)).find(reached);
+t.test(
+  "an import killed with SIGKILL at any point leaves the data, the version and the locks as they were",
+  async (t) => {
+    const { knex, url } = await createTestDatabase(t);
+    const small = await createTempDir(t, "cpb-sigkill-small-");
+    const big = await createTempDir(t, "cpb-sigkill-big-");
+    await generateDataset(small, {
+      companies: 300,
+      programs: 1_500,
+      losses: 300,
+      seed: "before the kill",
+      asOf: "2026-11-22",
     });
-    const pids = (await importBackends(knex)).map((backend) => backend.pid);
-    victim.child.kill("SIGKILL");
-    const killedAfter = performance.now() - started;
-    const killed = await victim.done;
-    t.equal(killed.signal, "SIGKILL", `${point}: the import died by SIGKILL`);
-    t.comment(`${point}: killed ${Math.round(killedAfter)} ms after spawning (backend ${underWay.pid}: ${underWay.copied ?? underWay.query.slice(0, 60)})`);
+    const first = await startCliImport(url, small).done;
+    t.equal(first.code, 0, `the first import succeeds\n${first.output}`);
+    t.equal(await datasetVersion(knex), 1);
+    const before = await snapshot(knex);
+    t.equal(before.programs?.rows, 1_500);
 
-    // PostgreSQL rolls the transaction back when it notices the client is gone.
-    const gone = performance.now();
-    await poll("the killed import's backends to end", 20_000, async () => ((await importBackends(knex)).length === 0 ? true : undefined));
-    t.comment(`${point}: its backends ended ${Math.round(performance.now() - gone)} ms after the kill`);
-    const { rows: locks } = await knex.raw<{ rows: unknown[] }>("select 1 from pg_locks where pid = any(?::int[])", [pids]);
-    t.equal(locks.length, 0, `${point}: no lock of the killed import is left`);
-    t.same(await tablesIn(knex, "public.cpb\\_%"), [], `${point}: no table of the import is left among the service's`);
-    // The direct road's replacements were committed in the scratch schema: the next import removes them.
-    if (!options.includes("--replace")) t.same(await tablesIn(knex, "cpb_import.%"), [], `${point}: nothing is left in the scratch schema`);
+    let started = performance.now();
+    await generateDataset(big, {
+      companies: 20_000,
+      programs: 400_000,
+      losses: 40_000,
+      seed: "killed mid-load",
+      asOf: "2026-11-22",
+    });
+    t.comment(`generated the large folder in ${Math.round(performance.now() - started)} ms`);
 
-    t.same(await snapshot(knex), before, `${point}: every table's rows and checksums are exactly the old ones`);
-    t.equal(await datasetVersion(knex), 1, `${point}: the dataset version is still 1`);
-  }
-  t.not((await tablesIn(knex, "cpb_import.%")).length, 0, "the killed --replace left its replacements in the scratch schema");
+    for (const { point, options, reached } of KILL_POINTS) {
+      started = performance.now();
+      const victim = startCliImport(url, ...options, big);
+      let exited = false;
+      void victim.done.then(() => (exited = true));
+      const underWay = await poll(`the import ${point}`, 60_000, async () => {
+        if (exited)
+          throw new Error(`the import ended before it could be killed ${point}:\n${(await victim.done).output}`);
+        return (await importBackends(knex)).find(reached);
+      });
+      const pids = (await importBackends(knex)).map((backend) => backend.pid);
+      victim.child.kill("SIGKILL");
+      const killedAfter = performance.now() - started;
+      const killed = await victim.done;
+      t.equal(killed.signal, "SIGKILL", `${point}: the import died by SIGKILL`);
+      t.comment(
+        `${point}: killed ${Math.round(killedAfter)} ms after spawning (backend ${underWay.pid}: ${underWay.copied ?? underWay.query.slice(0, 60)})`,
+      );
 
-  started = performance.now();
-  const again = await startCliImport(url, big).done;
-  t.equal(again.code, 0, `importing the large folder afterwards succeeds\n${again.output}`);
-  t.comment(`the large import took ${Math.round(performance.now() - started)} ms`);
-  t.equal(await datasetVersion(knex), 2);
-  const after = await snapshot(knex);
-  t.ok((after.programs?.rows ?? 0) >= 400_000, "the large folder's programs are in");
-  t.ok((after.loss_events?.rows ?? 0) >= 40_000, "the large folder's losses are in");
-  t.not(after.programs?.md5, before.programs?.md5);
-  t.same(await tablesIn(knex, "cpb_import.%"), [], "the next import removed what the killed one left in the scratch schema");
-});
+      // PostgreSQL rolls the transaction back when it notices the client is gone.
+      const gone = performance.now();
+      await poll("the killed import's backends to end", 20_000, async () =>
+        (await importBackends(knex)).length === 0 ? true : undefined,
+      );
+      t.comment(`${point}: its backends ended ${Math.round(performance.now() - gone)} ms after the kill`);
+      const { rows: locks } = await knex.raw<{ rows: unknown[] }>("select 1 from pg_locks where pid = any(?::int[])", [
+        pids,
+      ]);
+      t.equal(locks.length, 0, `${point}: no lock of the killed import is left`);
+      t.same(
+        await tablesIn(knex, "public.cpb\\_%"),
+        [],
+        `${point}: no table of the import is left among the service's`,
+      );
+      // The direct road's replacements were committed in the scratch schema: the next import removes them.
+      if (!options.includes("--replace"))
+        t.same(await tablesIn(knex, "cpb_import.%"), [], `${point}: nothing is left in the scratch schema`);
+
+      t.same(await snapshot(knex), before, `${point}: every table's rows and checksums are exactly the old ones`);
+      t.equal(await datasetVersion(knex), 1, `${point}: the dataset version is still 1`);
+    }
+    t.not(
+      (await tablesIn(knex, "cpb_import.%")).length,
+      0,
+      "the killed --replace left its replacements in the scratch schema",
+    );
+
+    started = performance.now();
+    const again = await startCliImport(url, big).done;
+    t.equal(again.code, 0, `importing the large folder afterwards succeeds\n${again.output}`);
+    t.comment(`the large import took ${Math.round(performance.now() - started)} ms`);
+    t.equal(await datasetVersion(knex), 2);
+    const after = await snapshot(knex);
+    t.ok((after.programs?.rows ?? 0) >= 400_000, "the large folder's programs are in");
+    t.ok((after.loss_events?.rows ?? 0) >= 40_000, "the large folder's losses are in");
+    t.not(after.programs?.md5, before.programs?.md5);
+    t.same(
+      await tablesIn(knex, "cpb_import.%"),
+      [],
+      "the next import removed what the killed one left in the scratch schema",
+    );
+  },
+);

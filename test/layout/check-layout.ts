@@ -11,5 +11,9 @@ const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../sr
 const graph = importGraph(src);
 const problems = layoutProblems(graph);
 for (const problem of problems) console.error(problem);
-console.error(problems.length === 0 ? `layout: ${graph.size} files, no upward import, no circle` : `layout: ${problems.length} problems`);
+console.error(
+  problems.length === 0
+    ? `layout: ${graph.size} files, no upward import, no circle`
+    : `layout: ${problems.length} problems`,
+);
 process.exit(problems.length === 0 ? 0 : 1);

@@ -23,7 +23,8 @@ export function importGraph(root: string): Map<string, string[]> {
 function listSources(root: string, dir = ""): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const relative = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name === "dist" ? [] : listSources(root, relative);
+    if (entry.isDirectory())
+      return entry.name === "node_modules" || entry.name === "dist" ? [] : listSources(root, relative);
     return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [relative] : [];
   });
 }

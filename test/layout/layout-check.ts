@@ -10,7 +10,10 @@ export interface LayoutRules {
  * import from a room beside or above the importer's, every import out of an island
  * beyond what it may share, every file of no room, and every import circle.
  */
-export function layoutProblems(graph: ReadonlyMap<string, readonly string[]>, rules: LayoutRules = { layers: LAYERS, islands: ISLANDS }): string[] {
+export function layoutProblems(
+  graph: ReadonlyMap<string, readonly string[]>,
+  rules: LayoutRules = { layers: LAYERS, islands: ISLANDS },
+): string[] {
   const layerOf = new Map<string, number>();
   rules.layers.forEach((rooms, layer) => rooms.forEach((room) => layerOf.set(room, layer)));
   const problems: string[] = [];
@@ -19,7 +22,8 @@ export function layoutProblems(graph: ReadonlyMap<string, readonly string[]>, ru
     if (island !== undefined) {
       for (const target of targets) {
         const shared = rules.islands[island]!.some((allowed) => target === allowed || target.startsWith(`${allowed}/`));
-        if (islandOf(target, rules.islands) !== island && !shared) problems.push(`${file} imports ${target}: ${island} may import only ${rules.islands[island]!.join(", ")}`);
+        if (islandOf(target, rules.islands) !== island && !shared)
+          problems.push(`${file} imports ${target}: ${island} may import only ${rules.islands[island]!.join(", ")}`);
       }
       continue;
     }
@@ -33,8 +37,12 @@ export function layoutProblems(graph: ReadonlyMap<string, readonly string[]>, ru
       const targetRoom = roomOf(target);
       if (targetRoom === room) continue;
       const targetLayer = layerOf.get(targetRoom);
-      if (islandOf(target, rules.islands) !== undefined) problems.push(`${file} imports ${target}: nothing outside it imports from ${islandOf(target, rules.islands)}`);
-      else if (targetLayer === undefined || targetLayer >= layer) problems.push(`${file} imports ${target}: ${room} may not import from ${targetRoom} (${targetLayer === layer ? "beside it" : "above it"})`);
+      if (islandOf(target, rules.islands) !== undefined)
+        problems.push(`${file} imports ${target}: nothing outside it imports from ${islandOf(target, rules.islands)}`);
+      else if (targetLayer === undefined || targetLayer >= layer)
+        problems.push(
+          `${file} imports ${target}: ${room} may not import from ${targetRoom} (${targetLayer === layer ? "beside it" : "above it"})`,
+        );
     }
   }
   for (const circle of importCircles(graph)) problems.push(`import circle: ${[...circle, circle[0]].join(" -> ")}`);

@@ -14,17 +14,30 @@ tap.test("src/ has no upward import and no import circle", async (t) => {
   const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src");
   const graph = importGraph(src);
   t.ok(graph.size > 100, "the graph holds the whole tree");
-  t.ok(graph.get("server/create-app.ts")?.includes("load-control/admission-gate.ts"), "imports are resolved from .js names to sources");
+  t.ok(
+    graph.get("server/create-app.ts")?.includes("load-control/admission-gate.ts"),
+    "imports are resolved from .js names to sources",
+  );
   t.same(layoutProblems(graph), []);
 });
 
 tap.test("downward and in-room imports pass", async (t) => {
-  const graph = graphOf({ "store/a.ts": ["benchmark/b.ts", "store/c.ts", "log.ts"], "store/c.ts": [], "benchmark/b.ts": ["log.ts"], "log.ts": [] });
+  const graph = graphOf({
+    "store/a.ts": ["benchmark/b.ts", "store/c.ts", "log.ts"],
+    "store/c.ts": [],
+    "benchmark/b.ts": ["log.ts"],
+    "log.ts": [],
+  });
   t.same(layoutProblems(graph, rules), []);
 });
 
 tap.test("an import upward or sideways is named with its rooms", async (t) => {
-  const graph = graphOf({ "store/a.ts": ["server/s.ts"], "benchmark/b.ts": ["search/q.ts"], "server/s.ts": [], "search/q.ts": [] });
+  const graph = graphOf({
+    "store/a.ts": ["server/s.ts"],
+    "benchmark/b.ts": ["search/q.ts"],
+    "server/s.ts": [],
+    "search/q.ts": [],
+  });
   t.same(layoutProblems(graph, rules), [
     "store/a.ts imports server/s.ts: store may not import from server (above it)",
     "benchmark/b.ts imports search/q.ts: benchmark may not import from search (beside it)",

@@ -5,7 +5,10 @@ import t from "tap";
 import { equals } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { AssessmentService, GetAssessmentDataResponseSchema } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
+import {
+  AssessmentService,
+  GetAssessmentDataResponseSchema,
+} from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { callWithGrpcJs } from "../helpers/grpc-js-client.js";
 import { missingToken } from "../../src/auth/bearer-errors.js";
 import type { Authenticator } from "../../src/auth/authenticator.js";
@@ -15,7 +18,14 @@ import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
 
 const P = "/commercialpolicybenchmark/v2.0";
-const GROUP = { naics: ["52"], coverageId: 1, lineOfBusinessId: [0], exposureType: "Revenues", exposureRangeLow: 0, exposureRangeHigh: 10_000_000 };
+const GROUP = {
+  naics: ["52"],
+  coverageId: 1,
+  lineOfBusinessId: [0],
+  exposureType: "Revenues",
+  exposureRangeLow: 0,
+  exposureRangeHigh: 10_000_000,
+};
 const TOKEN = "Bearer any";
 
 /** Any caller with a token passes; a call without one is refused, as by the real verifier. */
@@ -31,14 +41,30 @@ t.test("answers kept by canonical request and data version, with ETags", async (
   const { knex } = await createTestDatabase(t);
   await insertAnalyticsFixture(knex);
   let version = 1;
-  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, authenticator: tokenRequired, datasetVersion: () => version, answerCacheBytes: 1 << 20 });
+  const server = await startTestServer(t, knex, {
+    asOf: FIXTURE_AS_OF,
+    authenticator: tokenRequired,
+    datasetVersion: () => version,
+    answerCacheBytes: 1 << 20,
+  });
   const post = async (path: string, body: object, headers: Record<string, string> = { authorization: TOKEN }) => {
     const res = await fetch(`${server.url}${P}/${path}`, { method: "POST", body: JSON.stringify(body), headers });
-    return { status: res.status, etag: res.headers.get("etag"), cacheControl: res.headers.get("cache-control"), text: await res.text() };
+    return {
+      status: res.status,
+      etag: res.headers.get("etag"),
+      cacheControl: res.headers.get("cache-control"),
+      text: await res.text(),
+    };
   };
-  const cache = async () => ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: Record<string, number> }).answerCache;
+  const cache = async () =>
+    ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: Record<string, number> }).answerCache;
 
-  const first = await post("assessment/getassessmentdata", { ...GROUP, limit: 1_000_000, premium: 12_500.5, retention: 25_000 });
+  const first = await post("assessment/getassessmentdata", {
+    ...GROUP,
+    limit: 1_000_000,
+    premium: 12_500.5,
+    retention: 25_000,
+  });
   t.equal(first.status, 200);
   t.match(first.etag, /^"[A-Za-z0-9_-]{32}"$/, "a strong ETag");
   t.equal(first.cacheControl, "private, no-cache", "no shared cache may keep it");
@@ -46,7 +72,13 @@ t.test("answers kept by canonical request and data version, with ETags", async (
 
   // The same request spelled another way: an alias, a bare value for a list, reordered keys.
   const again = await post("assessment/getassessmentdata", {
-    retention: 25_000, premium: 12_500.5, limit: 1_000_000, ...GROUP, lineOfBusinessId: undefined, lobId: 0, naics: "52",
+    retention: 25_000,
+    premium: 12_500.5,
+    limit: 1_000_000,
+    ...GROUP,
+    lineOfBusinessId: undefined,
+    lobId: 0,
+    naics: "52",
   });
   t.equal(again.text, first.text, "the same bytes");
   t.equal(again.etag, first.etag, "the same ETag");
@@ -72,7 +104,11 @@ t.test("answers kept by canonical request and data version, with ETags", async (
 
   // An import: a program of the group leaves it, and the watcher reports a new version.
   await knex("programs").where({ program_id: 1 }).update({ effective_date: "2020-01-01" });
-  t.equal((await count()).text, "5", "before the version notice the kept answer stands (the import's commit is not yet heard)");
+  t.equal(
+    (await count()).text,
+    "5",
+    "before the version notice the kept answer stands (the import's commit is not yet heard)",
+  );
   version = 2;
   const after = await count();
   t.equal(after.text, "4", "the new data's answer, not the kept one");
@@ -92,26 +128,41 @@ t.test("a kept answer goes at once to a recognized caller; anyone else is authen
       return { subject: "broker", scopes: [] };
     },
     // Only this token counts as verified a moment ago.
-    recognize: (authorization) => (authorization === "Bearer recent" ? { subject: "recent broker", scopes: [] } : undefined),
+    recognize: (authorization) =>
+      authorization === "Bearer recent" ? { subject: "recent broker", scopes: [] } : undefined,
     ready: () => true,
   };
   const logLines: Record<string, unknown>[] = [];
-  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, authenticator: recognizing, datasetVersion: () => 1, answerCacheBytes: 1 << 20, logLines });
+  const server = await startTestServer(t, knex, {
+    asOf: FIXTURE_AS_OF,
+    authenticator: recognizing,
+    datasetVersion: () => 1,
+    answerCacheBytes: 1 << 20,
+    logLines,
+  });
   const get = (query: string, authorization: string) =>
-    fetch(`${server.url}${P}/assessment/getrpmdistributiondata?${query}`, { headers: { authorization } }).then(async (res) => ({ status: res.status, text: await res.text() }));
-  const query = "naics=52&coverageId=1&exposureType=Revenues&exposureRangeLow=0&exposureRangeHigh=10000000&limit=1000000&premium=5000";
+    fetch(`${server.url}${P}/assessment/getrpmdistributiondata?${query}`, { headers: { authorization } }).then(
+      async (res) => ({ status: res.status, text: await res.text() }),
+    );
+  const query =
+    "naics=52&coverageId=1&exposureType=Revenues&exposureRangeLow=0&exposureRangeHigh=10000000&limit=1000000&premium=5000";
 
   const first = await get(query, TOKEN);
   t.equal(first.status, 200);
   t.same(authenticated, [TOKEN], "computing the answer authenticates");
   t.same(await get(query, "Bearer recent"), first, "the kept answer, to a recognized caller");
   t.same(authenticated, [TOKEN], "without authenticating it");
-  t.match(logLines.at(-1), { msg: "request", subject: "recent broker", code: undefined }, "the caller is named in the log line");
+  t.match(
+    logLines.at(-1),
+    { msg: "request", subject: "recent broker", code: undefined },
+    "the caller is named in the log line",
+  );
   t.equal((await get(query, "Bearer unknown")).status, 401, "an unrecognized token is authenticated, and refused");
   t.same(await get(query.replace("naics=52", "NAICS=52"), TOKEN), first, "another spelling, the same entry");
 
   const bad = query.replace("exposureRangeLow=0", "exposureRangeLow=abc");
-  for (let i = 0; i < 2; i++) t.equal((await get(bad, "Bearer recent")).status, 400, `a request with problems, sent twice: 400 (${i + 1})`);
+  for (let i = 0; i < 2; i++)
+    t.equal((await get(bad, "Bearer recent")).status, 400, `a request with problems, sent twice: 400 (${i + 1})`);
   t.same(authenticated.slice(-2), ["Bearer recent", "Bearer recent"], "answered by the handler, which authenticates");
   t.equal((await get(bad, "Bearer unknown")).status, 401, "and it needs a token like any other");
 });
@@ -120,12 +171,31 @@ t.test("gRPC, gRPC-Web and Connect callers get kept answers too, never from olde
   const { knex } = await createTestDatabase(t);
   await insertAnalyticsFixture(knex);
   let version = 1;
-  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, authenticator: tokenRequired, datasetVersion: () => version, answerCacheBytes: 1 << 20 });
-  const cache = async () => ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: Record<string, number> }).answerCache;
-  const group = { naics: ["52"], coverageId: 1, lineOfBusinessId: [0], exposureType: "Revenues", exposureRangeLow: 0, exposureRangeHigh: 10_000_000, limit: 1_000_000, premium: 12_500.5 };
-  const grpc = () => callWithGrpcJs(server.url, AssessmentService.method.getAssessmentData, group, { authorization: TOKEN });
+  const server = await startTestServer(t, knex, {
+    asOf: FIXTURE_AS_OF,
+    authenticator: tokenRequired,
+    datasetVersion: () => version,
+    answerCacheBytes: 1 << 20,
+  });
+  const cache = async () =>
+    ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: Record<string, number> }).answerCache;
+  const group = {
+    naics: ["52"],
+    coverageId: 1,
+    lineOfBusinessId: [0],
+    exposureType: "Revenues",
+    exposureRangeLow: 0,
+    exposureRangeHigh: 10_000_000,
+    limit: 1_000_000,
+    premium: 12_500.5,
+  };
+  const grpc = () =>
+    callWithGrpcJs(server.url, AssessmentService.method.getAssessmentData, group, { authorization: TOKEN });
   const connect = (useBinaryFormat: boolean) =>
-    createClient(AssessmentService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1", useBinaryFormat })).getAssessmentData(group, { headers: { authorization: TOKEN } });
+    createClient(
+      AssessmentService,
+      createConnectTransport({ baseUrl: server.url, httpVersion: "1.1", useBinaryFormat }),
+    ).getAssessmentData(group, { headers: { authorization: TOKEN } });
 
   const computed = await grpc();
   t.match(await cache(), { hits: 0, misses: 1, entries: 1 });
@@ -136,7 +206,11 @@ t.test("gRPC, gRPC-Web and Connect callers get kept answers too, never from olde
   t.match(await cache(), { hits: 2, misses: 1 });
   t.ok(equals(GetAssessmentDataResponseSchema, await connect(false), computed), "Connect (JSON) is computed");
   t.match(await cache(), { hits: 2, misses: 1 }, "and leaves the cache alone (a JSON codec writes no unknown fields)");
-  await t.rejects(callWithGrpcJs(server.url, AssessmentService.method.getAssessmentData, group), { code: 16 }, "a kept answer still needs a token");
+  await t.rejects(
+    callWithGrpcJs(server.url, AssessmentService.method.getAssessmentData, group),
+    { code: 16 },
+    "a kept answer still needs a token",
+  );
 
   await knex("programs").where({ program_id: 1 }).update({ effective_date: "2020-01-01" });
   version = 2;
@@ -147,9 +221,18 @@ t.test("gRPC, gRPC-Web and Connect callers get kept answers too, never from olde
 t.test("ETags and 304s without room for answers (ANSWER_CACHE_MB=0)", async (t) => {
   const { knex } = await createTestDatabase(t);
   await insertAnalyticsFixture(knex);
-  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, authenticator: tokenRequired, datasetVersion: () => 1, answerCacheBytes: 0 });
+  const server = await startTestServer(t, knex, {
+    asOf: FIXTURE_AS_OF,
+    authenticator: tokenRequired,
+    datasetVersion: () => 1,
+    answerCacheBytes: 0,
+  });
   const count = (headers: Record<string, string>) =>
-    fetch(`${server.url}${P}/assessment/getTotalProgramCount`, { method: "POST", body: JSON.stringify(GROUP), headers: { authorization: TOKEN, ...headers } });
+    fetch(`${server.url}${P}/assessment/getTotalProgramCount`, {
+      method: "POST",
+      body: JSON.stringify(GROUP),
+      headers: { authorization: TOKEN, ...headers },
+    });
   const first = await count({});
   const etag = first.headers.get("etag")!;
   t.match(etag, /^"[A-Za-z0-9_-]{32}"$/);
@@ -158,9 +241,24 @@ t.test("ETags and 304s without room for answers (ANSWER_CACHE_MB=0)", async (t) 
   t.equal(readyz.answerCache, null, "no answers kept");
 
   // A rule that refuses nothing here, but a rule: its answers are tagged apart.
-  const lenient = { kind: "standard", minCompanies: 1, maxSourceShareBasisPoints: 10_000, maxTopTwoShareBasisPoints: 10_000 } as const;
-  const ruled = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, authenticator: tokenRequired, datasetVersion: () => 1, answerCacheBytes: 0, disclosure: lenient });
-  const under = await fetch(`${ruled.url}${P}/assessment/getTotalProgramCount`, { method: "POST", body: JSON.stringify(GROUP), headers: { authorization: TOKEN, "if-none-match": etag } });
+  const lenient = {
+    kind: "standard",
+    minCompanies: 1,
+    maxSourceShareBasisPoints: 10_000,
+    maxTopTwoShareBasisPoints: 10_000,
+  } as const;
+  const ruled = await startTestServer(t, knex, {
+    asOf: FIXTURE_AS_OF,
+    authenticator: tokenRequired,
+    datasetVersion: () => 1,
+    answerCacheBytes: 0,
+    disclosure: lenient,
+  });
+  const under = await fetch(`${ruled.url}${P}/assessment/getTotalProgramCount`, {
+    method: "POST",
+    body: JSON.stringify(GROUP),
+    headers: { authorization: TOKEN, "if-none-match": etag },
+  });
   t.equal(under.status, 200, "an ETag of another disclosure rule is no 304");
   t.not(under.headers.get("etag"), etag);
 });
@@ -181,7 +279,10 @@ t.test("an answer computed while the data changed is not kept", async (t) => {
 });
 
 t.test("no dataset version known, nothing cached; bounded by bytes", async (t) => {
-  t.equal(createAnswerCache({ maxBytes: 1000, maxAnswerBytes: 1000, dataTag: () => undefined }).open("request"), undefined);
+  t.equal(
+    createAnswerCache({ maxBytes: 1000, maxAnswerBytes: 1000, dataTag: () => undefined }).open("request"),
+    undefined,
+  );
   const cache = createAnswerCache({ maxBytes: 100, maxAnswerBytes: 60, dataTag: () => "1" });
   for (let i = 0; i < 10; i++) cache.open(`request ${i}`)!.keep([Buffer.alloc(30)]);
   t.ok(cache.stats()!.bytes <= 100);

@@ -6,7 +6,11 @@ const P = "/commercialpolicybenchmark/v2.0";
 t.test("operations are named from a bounded set, never by a raw path", async (t) => {
   const name = createOperationNamer();
   const cases: [string, string, string][] = [
-    ["POST", "/commercialpolicybenchmark.v2.AssessmentService/PostAssessmentData", "commercialpolicybenchmark.v2.AssessmentService/PostAssessmentData"],
+    [
+      "POST",
+      "/commercialpolicybenchmark.v2.AssessmentService/PostAssessmentData",
+      "commercialpolicybenchmark.v2.AssessmentService/PostAssessmentData",
+    ],
     ["POST", `${P}/assessment/getassessmentdata`, "commercialpolicybenchmark.v2.AssessmentService/PostAssessmentData"],
     ["GET", `${P}/assessment/getassessmentdata`, "commercialpolicybenchmark.v2.AssessmentService/GetAssessmentData"],
     ["HEAD", `${P}/company/1001`, "commercialpolicybenchmark.v2.CompanyService/GetCompany"],
@@ -15,8 +19,16 @@ t.test("operations are named from a bounded set, never by a raw path", async (t)
     ["GET", `${P}/trend/getmarkettrend`, "commercialpolicybenchmark.v2.MarketTrendService/GetMarketTrend"],
     ["POST", `${P}/Trend/GetMarketTrend/`, "commercialpolicybenchmark.v2.MarketTrendService/GetMarketTrend"],
     ["POST", "/grpc.health.v1.Health/Check", "grpc.health.v1.Health/Check"],
-    ["POST", "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", "grpc.reflection.v1.ServerReflection/ServerReflectionInfo"],
-    ["POST", "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", "grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"],
+    [
+      "POST",
+      "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+      "grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+    ],
+    [
+      "POST",
+      "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+      "grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+    ],
     ["GET", "/healthz", "healthz"],
     ["GET", "/readyz", "readyz"],
     ["GET", "/openapi.json", "openapi"],

@@ -30,7 +30,10 @@ function written(route: HttpRoute, output: Message): unknown {
   const bytes =
     route.responseBody === ""
       ? messageJson(route.method.output, output)
-      : fieldJson(route.method.output.fields.find((f) => f.name === route.responseBody)!, output);
+      : fieldJson(
+          route.method.output.fields.find((f) => f.name === route.responseBody)!,
+          output,
+        );
   return JSON.parse(Buffer.concat(bytes.chunks()).toString("utf8"));
 }
 
@@ -83,10 +86,17 @@ t.test("every route's written answer, empty or full, conforms strictly to its do
     // A response_body message field is the answer itself, which the services always set:
     // its empty form (null) is never written, and the schema says so.
     const answerIsMessage = output.fields.find((f) => f.name === route.responseBody)?.fieldKind === "message";
-    const forms: [string, Message][] = [["full", full(output)], ...(answerIsMessage ? [] : [["empty", create(output)] as [string, Message]])];
+    const forms: [string, Message][] = [
+      ["full", full(output)],
+      ...(answerIsMessage ? [] : [["empty", create(output)] as [string, Message]]),
+    ];
     for (const [kind, message] of forms) {
       const answer = written(route, message);
-      t.same(schemaProblems(document, schema, answer), [], `${route.httpMethod} ${route.template.source}, ${kind}: ${JSON.stringify(answer).slice(0, 80)}`);
+      t.same(
+        schemaProblems(document, schema, answer),
+        [],
+        `${route.httpMethod} ${route.template.source}, ${kind}: ${JSON.stringify(answer).slice(0, 80)}`,
+      );
     }
   }
 });
@@ -128,62 +138,90 @@ t.test("nulls: unset optional scalars and message fields are null in the schema 
   t.same(lossDetail.lossLOB, { type: "string" }, "the field's json_name");
 
   const getCompany = restRoutes.find((r) => r.method.name === "GetCompany")!;
-  t.same(answerSchema(getCompany).schema, { $ref: "#/components/schemas/Company" }, "a response_body message: the object, never null");
-  t.equal(written(getCompany, create(GetCompanyResponseSchema)), null, "the writer would write null, which no service answers");
+  t.same(
+    answerSchema(getCompany).schema,
+    { $ref: "#/components/schemas/Company" },
+    "a response_body message: the object, never null",
+  );
+  t.equal(
+    written(getCompany, create(GetCompanyResponseSchema)),
+    null,
+    "the writer would write null, which no service answers",
+  );
   t.not(schemaProblems(document, answerSchema(getCompany).schema as Json, null).length, 0, "so null is refused");
-  const assessment = resolve(document, "#/components/schemas/GetAssessmentDataResponse").properties as Record<string, Json>;
-  t.same(assessment.limitDistribution, { anyOf: [{ $ref: "#/components/schemas/Distribution" }, { type: "null" }] }, "a message field inside an answer: the object or null");
+  const assessment = resolve(document, "#/components/schemas/GetAssessmentDataResponse").properties as Record<
+    string,
+    Json
+  >;
+  t.same(
+    assessment.limitDistribution,
+    { anyOf: [{ $ref: "#/components/schemas/Distribution" }, { type: "null" }] },
+    "a message field inside an answer: the object or null",
+  );
 
   const limitAdequacy = resolve(document, "#/components/schemas/LimitAdequacy").properties as Record<string, Json>;
-  t.same(limitAdequacy.listOfCases, { type: "array", items: { $ref: "#/components/schemas/LossCase" } }, "a list is never null");
-  t.same((resolve(document, "#/components/schemas/LossCase").properties as Json).lossEventID, { type: "integer", format: "int64" });
+  t.same(
+    limitAdequacy.listOfCases,
+    { type: "array", items: { $ref: "#/components/schemas/LossCase" } },
+    "a list is never null",
+  );
+  t.same((resolve(document, "#/components/schemas/LossCase").properties as Json).lossEventID, {
+    type: "integer",
+    format: "int64",
+  });
 
   // SEMANTICS.md section 13: a withheld period's figures, and quartiles of no value, are null.
   const period = resolve(document, "#/components/schemas/TrendPeriod").properties as Record<string, Json>;
   t.same(period.programCount, { type: ["integer", "null"], format: "int64" }, "a withheld period's program count");
   t.same(period.lossCount, { type: "integer", format: "int64" }, "loss counts are public: never null");
   t.same(period.withheld, { anyOf: [{ $ref: "#/components/schemas/WithheldPeriod" }, { type: "null" }] });
-  t.same((resolve(document, "#/components/schemas/TrendQuartiles").properties as Json).median, { type: ["number", "null"], format: "double" });
+  t.same((resolve(document, "#/components/schemas/TrendQuartiles").properties as Json).median, {
+    type: ["number", "null"],
+    format: "double",
+  });
 });
 
-t.test("only what a route writes is a component: no wrapper of a response_body field, no request of a GET", async (t) => {
-  const schemas = Object.keys((document.components as Json).schemas as Json).sort();
-  t.same(schemas, [
-    "Band",
-    "Company",
-    "CompanySummary",
-    "Coverage",
-    "DisclosureRefusal",
-    "Distribution",
-    "GetAssessmentDataResponse",
-    "GetMarketTrendRequest",
-    "GetMarketTrendResponse",
-    "GetRpmDistributionDataRequest",
-    "GetRpmDistributionDataResponse",
-    "GetTotalLossCountRequest",
-    "GetTotalProgramCountRequest",
-    "LimitAdequacy",
-    "LineOfBusiness",
-    "LossCase",
-    "LossDetail",
-    "NaicsSector",
-    "NaicsSubsector",
-    "OrganizationType",
-    "OriginalPeerGroup",
-    "PeerGroupSuggestion",
-    "PostAssessmentDataRequest",
-    "PostAssessmentDataResponse",
-    "PostLimitAdequacyDataRequest",
-    "Problem",
-    "ProblemError",
-    "ReferenceData",
-    "SearchCompaniesResponse",
-    "SuggestPeerGroupsRequest",
-    "SuggestPeerGroupsResponse",
-    "SuggestedPeerGroup",
-    "TrendPeriod",
-    "TrendQuartiles",
-    "WithheldPeriod",
-  ]);
-  t.ok(paths[`${P}/company/{id}`], "GetCompany answers Company alone");
-});
+t.test(
+  "only what a route writes is a component: no wrapper of a response_body field, no request of a GET",
+  async (t) => {
+    const schemas = Object.keys((document.components as Json).schemas as Json).sort();
+    t.same(schemas, [
+      "Band",
+      "Company",
+      "CompanySummary",
+      "Coverage",
+      "DisclosureRefusal",
+      "Distribution",
+      "GetAssessmentDataResponse",
+      "GetMarketTrendRequest",
+      "GetMarketTrendResponse",
+      "GetRpmDistributionDataRequest",
+      "GetRpmDistributionDataResponse",
+      "GetTotalLossCountRequest",
+      "GetTotalProgramCountRequest",
+      "LimitAdequacy",
+      "LineOfBusiness",
+      "LossCase",
+      "LossDetail",
+      "NaicsSector",
+      "NaicsSubsector",
+      "OrganizationType",
+      "OriginalPeerGroup",
+      "PeerGroupSuggestion",
+      "PostAssessmentDataRequest",
+      "PostAssessmentDataResponse",
+      "PostLimitAdequacyDataRequest",
+      "Problem",
+      "ProblemError",
+      "ReferenceData",
+      "SearchCompaniesResponse",
+      "SuggestPeerGroupsRequest",
+      "SuggestPeerGroupsResponse",
+      "SuggestedPeerGroup",
+      "TrendPeriod",
+      "TrendQuartiles",
+      "WithheldPeriod",
+    ]);
+    t.ok(paths[`${P}/company/{id}`], "GetCompany answers Company alone");
+  },
+);

@@ -18,14 +18,28 @@ const document = openApiDocument(restRoutes, { issuer: undefined, version: "0" }
 const paths = document.paths as Record<string, Record<string, Json>>;
 /** The README and every topic it links to in docs/: each example is checked where it lives. */
 const root = new URL("../../", import.meta.url);
-const documentedFiles = ["README.md", ...(await readdir(new URL("docs/", root))).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
-const examplesOf = async (file: string) => curlExamples(await readFile(new URL(file, root), "utf8")).map((example) => ({ ...example, file }));
+const documentedFiles = [
+  "README.md",
+  ...(await readdir(new URL("docs/", root))).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`),
+];
+const examplesOf = async (file: string) =>
+  curlExamples(await readFile(new URL(file, root), "utf8")).map((example) => ({ ...example, file }));
 
 /** gRPC and Connect procedures served on the same port: `/package.Service/Method`. */
-const PROCEDURES = new Set([...REST_SERVICES, Health].flatMap((service) => service.methods.map((m) => `/${service.typeName}/${m.name}`)));
+const PROCEDURES = new Set(
+  [...REST_SERVICES, Health].flatMap((service) => service.methods.map((m) => `/${service.typeName}/${m.name}`)),
+);
 
 /** Endpoints of the service outside the document (CONVENTIONS.md: health, discovery, metrics; the dev provider). */
-const OTHER_ENDPOINTS = [/^\/$/, /^\/healthz$/, /^\/readyz$/, /^\/openapi\.json$/, /^\/docs$/, /^\/metrics$/, /^\/oidc(\/|$)/];
+const OTHER_ENDPOINTS = [
+  /^\/$/,
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/openapi\.json$/,
+  /^\/docs$/,
+  /^\/metrics$/,
+  /^\/oidc(\/|$)/,
+];
 
 /** The REST face's prefix: every documented path starts with it. */
 const API_PREFIX = "/commercialpolicybenchmark/v2.0/";
@@ -41,7 +55,10 @@ function inputNames(operation: Json): { query: Set<string>; body: Set<string> } 
   const content = ((operation.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>;
   const bodySchema = content["application/json"]?.schema as Json | undefined;
   const schema = bodySchema && typeof bodySchema.$ref === "string" ? resolve(document, bodySchema.$ref) : bodySchema;
-  const body = Object.entries((schema?.properties ?? {}) as Record<string, Json>).flatMap(([name, property]) => [name, ...((property["x-aliases"] ?? []) as string[])]);
+  const body = Object.entries((schema?.properties ?? {}) as Record<string, Json>).flatMap(([name, property]) => [
+    name,
+    ...((property["x-aliases"] ?? []) as string[]),
+  ]);
   return { query: new Set(query.map(normalized)), body: new Set(body.map(normalized)) };
 }
 
@@ -51,16 +68,25 @@ function checkRestCall(t: Test, example: CurlExample & { file: string }): void {
   // HEAD is answered as GET (route-table.ts).
   const method = example.method === "HEAD" ? "get" : example.method.toLowerCase();
   const operation = paths[found.template]![method];
-  if (!operation) return void t.fail(`${example.file} line ${example.line}: ${example.method} ${found.template} is not documented`);
-  t.pass(`${example.file} line ${example.line}: ${example.method} ${found.template} (${String(operation.operationId)})`);
+  if (!operation)
+    return void t.fail(`${example.file} line ${example.line}: ${example.method} ${found.template} is not documented`);
+  t.pass(
+    `${example.file} line ${example.line}: ${example.method} ${found.template} (${String(operation.operationId)})`,
+  );
   const names = inputNames(operation);
   for (const name of new Set(example.url.searchParams.keys())) {
-    t.ok(names.query.has(normalized(name)), `${example.file} line ${example.line}: query parameter ${name} is an input of ${String(operation.operationId)}`);
+    t.ok(
+      names.query.has(normalized(name)),
+      `${example.file} line ${example.line}: query parameter ${name} is an input of ${String(operation.operationId)}`,
+    );
   }
   if (example.body !== undefined) {
     const body = JSON.parse(example.body) as Json;
     for (const key of Object.keys(body)) {
-      t.ok(names.body.has(normalized(key)), `${example.file} line ${example.line}: body key ${key} is an input of ${String(operation.operationId)}`);
+      t.ok(
+        names.body.has(normalized(key)),
+        `${example.file} line ${example.line}: body key ${key} is an input of ${String(operation.operationId)}`,
+      );
     }
   }
 }
@@ -91,7 +117,7 @@ t.test("curl lines are read as the shell reads them", async (t) => {
       "B=http://h:1/p   # the base",
       'AUTH="Authorization: Bearer $TOKEN"',
       'curl -s -H "$AUTH" "$B/x?a=1&b=2"',
-      "curl -s -d '{\"k\":[\"$B\"]}' \\",
+      'curl -s -d \'{"k":["$B"]}\' \\',
       "  ${B}/y",
       "curl -I $B/z # a comment",
       "curl -X PUT --url $B/w",
@@ -106,16 +132,26 @@ t.test("curl lines are read as the shell reads them", async (t) => {
   t.match(head, { method: "HEAD", url: new URL("http://h:1/p/z") });
   t.match(put, { method: "PUT", url: new URL("http://h:1/p/w") });
   t.equal(curlExamples("```sh\ncurl http://a/\n```\n```json\ncurl http://b/\n```").length, 1, "only shell blocks");
-  t.equal(curlExamples("```sh\nAUDIENCE=<the app's id>\ncurl http://a/\n```").length, 1, "an unclosed quote ends with its line");
+  t.equal(
+    curlExamples("```sh\nAUDIENCE=<the app's id>\ncurl http://a/\n```").length,
+    1,
+    "an unclosed quote ends with its line",
+  );
 });
 
-t.test("every curl example of README.md and docs/ is a documented operation with documented inputs, or a real endpoint outside the document", async (t) => {
-  const examples = (await Promise.all(documentedFiles.map(examplesOf))).flat();
-  const rest = examples.filter((e) => e.url.pathname.startsWith(API_PREFIX));
-  t.ok(rest.filter((e) => e.file === "README.md").length >= 5, `README.md has REST examples (${rest.length} in all)`);
-  for (const example of rest) checkRestCall(t, example);
-  for (const example of examples.filter((e) => !rest.includes(e))) {
-    const path = example.url.pathname;
-    t.ok(PROCEDURES.has(path) || OTHER_ENDPOINTS.some((p) => p.test(path)), `${example.file} line ${example.line}: ${path} is a served procedure or endpoint`);
-  }
-});
+t.test(
+  "every curl example of README.md and docs/ is a documented operation with documented inputs, or a real endpoint outside the document",
+  async (t) => {
+    const examples = (await Promise.all(documentedFiles.map(examplesOf))).flat();
+    const rest = examples.filter((e) => e.url.pathname.startsWith(API_PREFIX));
+    t.ok(rest.filter((e) => e.file === "README.md").length >= 5, `README.md has REST examples (${rest.length} in all)`);
+    for (const example of rest) checkRestCall(t, example);
+    for (const example of examples.filter((e) => !rest.includes(e))) {
+      const path = example.url.pathname;
+      t.ok(
+        PROCEDURES.has(path) || OTHER_ENDPOINTS.some((p) => p.test(path)),
+        `${example.file} line ${example.line}: ${path} is a served procedure or endpoint`,
+      );
+    }
+  },
+);

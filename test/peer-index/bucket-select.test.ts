@@ -13,9 +13,14 @@ t.test("selected values are the sorted values at those positions", async (t) => 
   for (let round = 0; round < 500; round++) {
     const size = 1 + random.int(round < 100 ? 8 : 3_000);
     const spread = random.pick([1, 3, 100, 1e6, 2 ** 53]);
-    const column = Float64Array.from({ length: size }, () => (random.chance(0.1) ? NaN : Math.floor(random.next() * spread)));
+    const column = Float64Array.from({ length: size }, () =>
+      random.chance(0.1) ? NaN : Math.floor(random.next() * spread),
+    );
     const rows = Uint32Array.from({ length: random.int(size + 1) }, () => random.int(size));
-    const sorted = [...rows].map((row) => column[row]!).filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+    const sorted = [...rows]
+      .map((row) => column[row]!)
+      .filter((v) => !Number.isNaN(v))
+      .sort((a, b) => a - b);
     let asked: number[] = [];
     const picked = bucketSelect(column, rows, (n) => {
       asked = Array.from({ length: 1 + random.int(6) }, () => random.int(Math.max(n, 1)));
@@ -36,11 +41,30 @@ t.test("selected values are the sorted values at those positions", async (t) => 
 
 t.test("a negative value: undefined, and the next call is not disturbed", async (t) => {
   const column = Float64Array.of(5, -1, 3, 7);
-  t.equal(bucketSelect(column, Uint32Array.of(0, 1, 2), () => [0]), undefined);
-  t.strictSame(bucketSelect(column, Uint32Array.of(0, 2, 3), () => [0, 1, 2]), { n: 3, values: new Map([[0, 3], [1, 5], [2, 7]]) });
+  t.equal(
+    bucketSelect(column, Uint32Array.of(0, 1, 2), () => [0]),
+    undefined,
+  );
+  t.strictSame(
+    bucketSelect(column, Uint32Array.of(0, 2, 3), () => [0, 1, 2]),
+    {
+      n: 3,
+      values: new Map([
+        [0, 3],
+        [1, 5],
+        [2, 7],
+      ]),
+    },
+  );
 });
 
 t.test("no rows, or only values missing", async (t) => {
-  t.strictSame(bucketSelect(Float64Array.of(NaN, NaN), Uint32Array.of(0, 1), () => [0]), { n: 0, values: new Map() });
-  t.strictSame(bucketSelect(Float64Array.of(1), new Uint32Array(0), () => [0]), { n: 0, values: new Map() });
+  t.strictSame(
+    bucketSelect(Float64Array.of(NaN, NaN), Uint32Array.of(0, 1), () => [0]),
+    { n: 0, values: new Map() },
+  );
+  t.strictSame(
+    bucketSelect(Float64Array.of(1), new Uint32Array(0), () => [0]),
+    { n: 0, values: new Map() },
+  );
 });

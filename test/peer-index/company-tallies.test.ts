@@ -13,7 +13,8 @@ function plainTallies(keys: number[]): { companies: number; topTwo: number }[] {
   return [0, 4, 2, 1].map((bit) => {
     const perCompany = new Map<number, number>();
     for (const key of keys) {
-      if (bit === 0 || (key & bit) !== 0) perCompany.set(Math.floor(key / 8), (perCompany.get(Math.floor(key / 8)) ?? 0) + 1);
+      if (bit === 0 || (key & bit) !== 0)
+        perCompany.set(Math.floor(key / 8), (perCompany.get(Math.floor(key / 8)) ?? 0) + 1);
     }
     return { companies: perCompany.size, topTwo: topTwo(perCompany.values()) };
   });
@@ -23,10 +24,16 @@ for (const companyCount of [1, 7, 256, 2049, 300_000, 2 ** 29]) {
   t.test(`${companyCount} companies`, async (t) => {
     for (const n of [0, 1, 2, 50, 5_000]) {
       // A few companies, some of them many times; the highest index among them.
-      const companies = [companyCount - 1, ...Array.from({ length: 1 + random.int(n + 1) }, () => random.int(companyCount))];
+      const companies = [
+        companyCount - 1,
+        ...Array.from({ length: 1 + random.int(n + 1) }, () => random.int(companyCount)),
+      ];
       const keys = Array.from({ length: n }, () => random.pick(companies) * 8 + random.int(8));
       const [sorted, spare] = [Uint32Array.from(keys), new Uint32Array(n)];
-      const tallies = tallyCompanies(sorted, spare, n, companyCount).map(({ companies, topTwo }) => ({ companies, topTwo }));
+      const tallies = tallyCompanies(sorted, spare, n, companyCount).map(({ companies, topTwo }) => ({
+        companies,
+        topTwo,
+      }));
       t.strictSame(tallies, plainTallies(keys), `${n} keys`);
     }
   });

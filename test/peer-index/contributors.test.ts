@@ -26,8 +26,21 @@ import { createSqlPeerEngine } from "../../src/store/sql-peer-engine.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
-import { CONTRIBUTORS_AS_OF, storeUnusualSources, UNUSUAL_SOURCES, writeContributorsDataset } from "./helpers/contributors-dataset.js";
-import { drawLossYears, drawPeerGroup, drawRpm, drawSelected, drawTrendPeriods, drawWindow, type DrawPool } from "./helpers/random-peer-group.js";
+import {
+  CONTRIBUTORS_AS_OF,
+  storeUnusualSources,
+  UNUSUAL_SOURCES,
+  writeContributorsDataset,
+} from "./helpers/contributors-dataset.js";
+import {
+  drawLossYears,
+  drawPeerGroup,
+  drawRpm,
+  drawSelected,
+  drawTrendPeriods,
+  drawWindow,
+  type DrawPool,
+} from "./helpers/random-peer-group.js";
 
 const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-contributors-1";
 const GROUPS = Number(process.env.CPB_CONTRIBUTOR_GROUPS ?? 200);
@@ -42,17 +55,40 @@ interface PeerProgram {
   retention: string | null;
 }
 
-async function readPeerPrograms(knex: Parameters<typeof peerPrograms>[0], peers: PeerGroup, window: TimeWindow): Promise<PeerProgram[]> {
-  const rows: { company_id: string; source: string | null; limit_amount: string | null; premium: string | null; retention: string | null }[] =
-    await peerPrograms(knex, peers, window).select("p.company_id", "p.source", "p.limit_amount", "p.premium", "p.retention");
-  return rows.map((row) => ({ companyId: BigInt(row.company_id), source: row.source, limit: row.limit_amount, premium: row.premium, retention: row.retention }));
+async function readPeerPrograms(
+  knex: Parameters<typeof peerPrograms>[0],
+  peers: PeerGroup,
+  window: TimeWindow,
+): Promise<PeerProgram[]> {
+  const rows: {
+    company_id: string;
+    source: string | null;
+    limit_amount: string | null;
+    premium: string | null;
+    retention: string | null;
+  }[] = await peerPrograms(knex, peers, window).select(
+    "p.company_id",
+    "p.source",
+    "p.limit_amount",
+    "p.premium",
+    "p.retention",
+  );
+  return rows.map((row) => ({
+    companyId: BigInt(row.company_id),
+    source: row.source,
+    limit: row.limit_amount,
+    premium: row.premium,
+    retention: row.retention,
+  }));
 }
 
 /** SEMANTICS.md section 7: a program has an RPM when it has a premium and a limit above zero. */
 const hasRpm = (p: PeerProgram) => p.premium !== null && p.limit !== null && new Decimal(p.limit).gt(0);
 
 /** The contributors of each set a figure may rest on: all the programs, those with each amount, those with an RPM. */
-function contributorsBySet(programs: PeerProgram[]): Record<"programs" | "limit" | "premium" | "retention" | "rpm", Contributors> {
+function contributorsBySet(
+  programs: PeerProgram[],
+): Record<"programs" | "limit" | "premium" | "retention" | "rpm", Contributors> {
   return {
     programs: contributorsOf(programs),
     limit: contributorsOf(programs.filter((p) => p.limit !== null)),
@@ -66,7 +102,15 @@ function contributorsBySet(programs: PeerProgram[]): Record<"programs" | "limit"
 function drawGroup(pool: DrawPool, random: SeededRandom): PeerGroup {
   const peers = drawPeerGroup(pool, random);
   if (!random.chance(0.25)) return peers;
-  return { ...peers, naics2: ["52", "05", "31", "23"], naics3: [], exposure: "revenues", exposureLow: new Decimal(0), exposureHigh: new Decimal("1e15"), organizationTypes: [] };
+  return {
+    ...peers,
+    naics2: ["52", "05", "31", "23"],
+    naics3: [],
+    exposure: "revenues",
+    exposureLow: new Decimal(0),
+    exposureHigh: new Decimal("1e15"),
+    organizationTypes: [],
+  };
 }
 
 type ContributorsOfCall = Contributors | Record<string, Contributors> | undefined;
@@ -74,11 +118,14 @@ type ContributorsOfCall = Contributors | Record<string, Contributors> | undefine
 /** A call's contributors by figure: an assessment's four, or the one of the others. */
 function flat(contributors: ContributorsOfCall): Record<string, Contributors> {
   if (contributors === undefined) return {};
-  return "programs" in contributors && typeof contributors.programs === "number" ? { figure: contributors as Contributors } : (contributors as Record<string, Contributors>);
+  return "programs" in contributors && typeof contributors.programs === "number"
+    ? { figure: contributors as Contributors }
+    : (contributors as Record<string, Contributors>);
 }
 
 /** The standard rule's condition for a figure (the figure's name changes only the words). */
-const decisionOf = (contributors: Contributors) => disclosureRefusal(STANDARD_RULE, "programs", contributors)?.condition;
+const decisionOf = (contributors: Contributors) =>
+  disclosureRefusal(STANDARD_RULE, "programs", contributors)?.condition;
 
 /** Statistics as plain JSON: decimals as their exact text, typed arrays as lists. */
 /** Compares as plain JSON, showing the difference, and counts the mismatches (a run stops after a few). */
@@ -119,14 +166,24 @@ for (const datasetCase of cases) {
     const sqlCounting = createSqlPeerEngine(knex, { contributors: true });
     const counting = createIndexPeerEngine(() => snapshot, sqlCounting, { contributors: true });
     const notCounting = createIndexPeerEngine(() => snapshot, createSqlPeerEngine(knex));
-    const bounding = createIndexPeerEngine(() => snapshot, sqlCounting, { contributors: true, disclosure: STANDARD_RULE });
+    const bounding = createIndexPeerEngine(() => snapshot, sqlCounting, {
+      contributors: true,
+      disclosure: STANDARD_RULE,
+    });
 
     t.test("the snapshot's companies and sources", async (t) => {
       const [withNaics, withPrograms] = await Promise.all([
         knex("companies").whereNotNull("naics2").count<{ n: string }[]>("* as n"),
-        knex("programs as p").join("companies as c", "c.company_id", "p.company_id").whereNotNull("c.naics2").countDistinct<{ n: string }[]>("p.company_id as n"),
+        knex("programs as p")
+          .join("companies as c", "c.company_id", "p.company_id")
+          .whereNotNull("c.naics2")
+          .countDistinct<{ n: string }[]>("p.company_id as n"),
       ]);
-      t.equal(new Set(snapshot.programs.company).size, Number(withPrograms[0]!.n), "one index per company with programs");
+      t.equal(
+        new Set(snapshot.programs.company).size,
+        Number(withPrograms[0]!.n),
+        "one index per company with programs",
+      );
       t.ok(snapshot.companyCount > Math.max(...snapshot.programs.company), "every index below companyCount");
       t.ok(snapshot.companyCount <= Number(withNaics[0]!.n), "indexes no more than the companies with a NAICS code");
       t.equal(snapshot.sources[NO_SOURCE], "", "no source first");
@@ -137,17 +194,39 @@ for (const datasetCase of cases) {
         .whereNotNull("p.source")
         .whereNotIn("p.source", ["", CURATED_SOURCE])
         .distinct("p.source");
-      t.strictSame(new Set(snapshot.sources.slice(2)), new Set(stored.map((row) => row.source)), "every other source once, its text as stored, escapes read back");
+      t.strictSame(
+        new Set(snapshot.sources.slice(2)),
+        new Set(stored.map((row) => row.source)),
+        "every other source once, its text as stored, escapes read back",
+      );
       t.equal(snapshot.sources.length, new Set(snapshot.sources).size, "no source twice");
-      t.ok(UNUSUAL_SOURCES.filter(Boolean).every((source) => snapshot.sources.includes(source)), "sources COPY escapes are read back exactly");
-      t.ok([...snapshot.coverages].some(([, coverage]) => !coverage.exact), "one coverage is left to SQL");
+      t.ok(
+        UNUSUAL_SOURCES.filter(Boolean).every((source) => snapshot.sources.includes(source)),
+        "sources COPY escapes are read back exactly",
+      );
+      t.ok(
+        [...snapshot.coverages].some(([, coverage]) => !coverage.exact),
+        "one coverage is left to SQL",
+      );
       const most: { coverage_id: number; n: string }[] = await knex
-        .from(knex("programs as p").join("companies as c", "c.company_id", "p.company_id").whereNotNull("c.naics2").groupBy("p.coverage_id", "p.company_id").select("p.coverage_id").count("* as n").as("per_company"))
+        .from(
+          knex("programs as p")
+            .join("companies as c", "c.company_id", "p.company_id")
+            .whereNotNull("c.naics2")
+            .groupBy("p.coverage_id", "p.company_id")
+            .select("p.coverage_id")
+            .count("* as n")
+            .as("per_company"),
+        )
         .groupBy("coverage_id")
         .select("coverage_id")
         .max("n as n");
       t.strictSame(
-        Object.fromEntries([...snapshot.coverages].filter(([, coverage]) => coverage.maxProgramsPerCompany > 0).map(([id, coverage]) => [id, coverage.maxProgramsPerCompany])),
+        Object.fromEntries(
+          [...snapshot.coverages]
+            .filter(([, coverage]) => coverage.maxProgramsPerCompany > 0)
+            .map(([id, coverage]) => [id, coverage.maxProgramsPerCompany]),
+        ),
         Object.fromEntries(most.map((row) => [row.coverage_id, Number(row.n)])),
         "each coverage's most programs of one company",
       );
@@ -168,10 +247,22 @@ for (const datasetCase of cases) {
 
         const programs = await readPeerPrograms(knex, peers, window);
         const limited = (await readPeerPrograms(knex, peers, defaultWindow)).filter((p) => p.limit !== null);
-        const expected: Record<string, Contributors> = { ...contributorsBySet(programs), medianLimit: contributorsOf(limited) };
+        const expected: Record<string, Contributors> = {
+          ...contributorsBySet(programs),
+          medianLimit: contributorsOf(limited),
+        };
 
         const calls: [string, (engine: PeerEngine) => Promise<{ contributors?: unknown }>, unknown][] = [
-          ["assessment", (e) => e.assessment(peers, window, selected, { withLossCount: group % 2 === 0 }), { programs: expected.programs, limit: expected.limit, premium: expected.premium, retention: expected.retention }],
+          [
+            "assessment",
+            (e) => e.assessment(peers, window, selected, { withLossCount: group % 2 === 0 }),
+            {
+              programs: expected.programs,
+              limit: expected.limit,
+              premium: expected.premium,
+              retention: expected.retention,
+            },
+          ],
           ["rpm", (e) => e.rpm(peers, window, clientRpm), expected.rpm],
           ["programCount", (e) => e.programCount(peers, window), expected.programs],
           ["limitAdequacy", (e) => e.limitAdequacy(peers, years, defaultWindow), expected.medianLimit],
@@ -189,8 +280,15 @@ for (const datasetCase of cases) {
             t.fail(`${name}: not counting, no contributors field`, context);
           }
           const withBounds = await call(bounding);
-          expect({ ...withBounds, contributors: undefined }, { ...figures, contributors: undefined }, `${name}: told the rule, the same figures`, context);
-          const pairs = Object.entries(flat(withBounds.contributors as ContributorsOfCall)).map(([figure, got]) => [got, flat(contributors as ContributorsOfCall)[figure]!] as const);
+          expect(
+            { ...withBounds, contributors: undefined },
+            { ...figures, contributors: undefined },
+            `${name}: told the rule, the same figures`,
+            context,
+          );
+          const pairs = Object.entries(flat(withBounds.contributors as ContributorsOfCall)).map(
+            ([figure, got]) => [got, flat(contributors as ContributorsOfCall)[figure]!] as const,
+          );
           for (const [got, exact] of pairs) {
             if (!got.bounds) {
               countedFigures++;
@@ -198,9 +296,17 @@ for (const datasetCase of cases) {
               continue;
             }
             bounded++;
-            const ok = got.companies <= exact.companies && got.topTwoCompanyPrograms >= exact.topTwoCompanyPrograms && got.programs === exact.programs;
+            const ok =
+              got.companies <= exact.companies &&
+              got.topTwoCompanyPrograms >= exact.topTwoCompanyPrograms &&
+              got.programs === exact.programs;
             expect(ok, true, `${name}: bounds, not counts (${plain(got)} against ${plain(exact)})`, context);
-            expect(["min_companies", "max_top2_share"].includes(decisionOf(got) ?? ""), false, `${name}: bounds that settle the company conditions (the sources are counted)`, context);
+            expect(
+              ["min_companies", "max_top2_share"].includes(decisionOf(got) ?? ""),
+              false,
+              `${name}: bounds that settle the company conditions (the sources are counted)`,
+              context,
+            );
             expect(decisionOf(got), decisionOf(exact), `${name}: the rule decides on bounds as on counts`, context);
           }
         }
@@ -208,22 +314,50 @@ for (const datasetCase of cases) {
         // (a period's programs are read back one query each).
         if (group % 4 !== 0) continue;
         const periods = drawTrendPeriods(CONTRIBUTORS_AS_OF, random);
-        const [counted, sql, uncounted, withBounds] = [await counting.trend(peers, periods), await sqlCounting.trend(peers, periods), await notCounting.trend(peers, periods), await bounding.trend(peers, periods)];
+        const [counted, sql, uncounted, withBounds] = [
+          await counting.trend(peers, periods),
+          await sqlCounting.trend(peers, periods),
+          await notCounting.trend(peers, periods),
+          await bounding.trend(peers, periods),
+        ];
         expect(counted, sql, "trend: the SQL engine's answer, contributors and all", { ...context, periods });
         const figures = { ...counted, periods: counted.periods.map(({ contributors: _, ...figures }) => figures) };
-        expect(uncounted, figures, "trend: not counting, the same figures and no contributors", { ...context, periods });
+        expect(uncounted, figures, "trend: not counting, the same figures and no contributors", {
+          ...context,
+          periods,
+        });
         for (const [k, period] of periods.entries()) {
           const exact: Record<string, Contributors> = contributorsBySet(await readPeerPrograms(knex, peers, period));
-          expect(counted.periods[k]!.contributors, exact, `trend period ${k}: contributors as contributorsOf reads them`, { ...context, period });
+          expect(
+            counted.periods[k]!.contributors,
+            exact,
+            `trend period ${k}: contributors as contributorsOf reads them`,
+            { ...context, period },
+          );
           const { contributors: bounds, ...boundedFigures } = withBounds.periods[k]!;
-          expect(boundedFigures, figures.periods[k], `trend period ${k}: told the rule, the same figures`, { ...context, period });
+          expect(boundedFigures, figures.periods[k], `trend period ${k}: told the rule, the same figures`, {
+            ...context,
+            period,
+          });
           for (const [set, got] of Object.entries(bounds ?? {})) {
-            expect(decisionOf(got), decisionOf(exact[set]!), `trend period ${k} ${set}: the rule decides on bounds as on counts`, { ...context, period });
+            expect(
+              decisionOf(got),
+              decisionOf(exact[set]!),
+              `trend period ${k} ${set}: the rule decides on bounds as on counts`,
+              { ...context, period },
+            );
           }
         }
       }
-      t.equal(seen.mismatches, 0, `${datasetCase.groups} peer groups, five calls each, counted as contributorsOf counts`);
-      t.ok(bounded > 0 && countedFigures > 0, `told the rule: ${bounded} figures settled by bounds, ${countedFigures} counted`);
+      t.equal(
+        seen.mismatches,
+        0,
+        `${datasetCase.groups} peer groups, five calls each, counted as contributorsOf counts`,
+      );
+      t.ok(
+        bounded > 0 && countedFigures > 0,
+        `told the rule: ${bounded} figures settled by bounds, ${countedFigures} counted`,
+      );
     });
 
     t.test("the 64 widenings of random peer groups (SEMANTICS.md section 14)", async (t) => {
@@ -231,21 +365,47 @@ for (const datasetCase of cases) {
       const { expect, seen } = expecting(t);
       for (let group = 0; group < datasetCase.groups && seen.mismatches < 5; group++) {
         const peers = drawGroup(pool, random);
-        const trailing = random.pick([{ oldest: 24, newest: 0 }, { oldest: 12, newest: 0 }, { oldest: 24, newest: 12 }, { oldest: 6, newest: 3 }]);
+        const trailing = random.pick([
+          { oldest: 24, newest: 0 },
+          { oldest: 12, newest: 0 },
+          { oldest: 24, newest: 12 },
+          { oldest: 6, newest: 3 },
+        ]);
         const space = wideningSpace(peers, CONTRIBUTORS_AS_OF, trailing);
         const context = { group, peers: JSON.parse(plain(peers)) as unknown, trailing };
-        const [counted, sql, uncounted, withBounds] = [await counting.widenings(space), await sqlCounting.widenings(space), await notCounting.widenings(space), await bounding.widenings(space)];
+        const [counted, sql, uncounted, withBounds] = [
+          await counting.widenings(space),
+          await sqlCounting.widenings(space),
+          await notCounting.widenings(space),
+          await bounding.widenings(space),
+        ];
         expect(counted, sql, "widenings: the SQL engine's counts, contributors and all", context);
         expect(uncounted, { ...counted, contributors: undefined }, "widenings: not counting, the same counts", context);
         for (const code of [0, WIDEST]) {
           const own = widenedGroup(space, code);
-          expect(counted.contributors?.[code], contributorsOf(await readPeerPrograms(knex, own.peers, own.window)), `widening ${code}: contributors as contributorsOf reads them`, context);
+          expect(
+            counted.contributors?.[code],
+            contributorsOf(await readPeerPrograms(knex, own.peers, own.window)),
+            `widening ${code}: contributors as contributorsOf reads them`,
+            context,
+          );
         }
         withBounds.contributors?.forEach((got, code) => {
           const exact = counted.contributors![code]!;
-          if (!got.bounds) return expect(got, exact, `widening ${code}: told the rule, counted when its size does not settle it`, context);
+          if (!got.bounds)
+            return expect(
+              got,
+              exact,
+              `widening ${code}: told the rule, counted when its size does not settle it`,
+              context,
+            );
           bounded++;
-          expect(decisionOf(got), decisionOf(exact), `widening ${code}: the rule decides on bounds as on counts`, context);
+          expect(
+            decisionOf(got),
+            decisionOf(exact),
+            `widening ${code}: the rule decides on bounds as on counts`,
+            context,
+          );
         });
       }
       t.equal(seen.mismatches, 0, `${datasetCase.groups} peer groups, 64 widenings each`);

@@ -20,7 +20,15 @@ import { createTestDatabase } from "../helpers/database.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { readCsv } from "../ingest/helpers/read-csv.js";
 import { HOSTILE_AS_OF, writeHostileDataset } from "./helpers/hostile-dataset.js";
-import { drawLossYears, drawPeerGroup, drawRpm, drawSelected, drawTrendPeriods, drawWindow, type DrawPool } from "./helpers/random-peer-group.js";
+import {
+  drawLossYears,
+  drawPeerGroup,
+  drawRpm,
+  drawSelected,
+  drawTrendPeriods,
+  drawWindow,
+  type DrawPool,
+} from "./helpers/random-peer-group.js";
 
 const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-engines-1";
 const GROUPS = Number(process.env.CPB_ENGINE_GROUPS ?? 150);
@@ -36,11 +44,23 @@ interface DatasetCase {
 
 const cases: DatasetCase[] = [
   { name: "hostile", asOf: HOSTILE_AS_OF, write: (dir, random) => writeHostileDataset(dir, random), sqlCoverages: [2] },
-  { name: "hostile, 4x", asOf: HOSTILE_AS_OF, write: (dir, random) => writeHostileDataset(dir, random, 4), sqlCoverages: [2] },
+  {
+    name: "hostile, 4x",
+    asOf: HOSTILE_AS_OF,
+    write: (dir, random) => writeHostileDataset(dir, random, 4),
+    sqlCoverages: [2],
+  },
   ...["a", "b"].map((seed) => ({
     name: `generated ${seed}`,
     asOf: "2026-08-31",
-    write: (dir: string) => generateDataset(dir, { companies: 300, programs: 3000, losses: 600, seed: `${SEED}-${seed}`, asOf: "2026-08-31" }),
+    write: (dir: string) =>
+      generateDataset(dir, {
+        companies: 300,
+        programs: 3000,
+        losses: 600,
+        seed: `${SEED}-${seed}`,
+        asOf: "2026-08-31",
+      }),
     sqlCoverages: [],
   })),
 ];
@@ -65,7 +85,8 @@ function trailingOf(window: TimeWindow, asOf: string): { oldest: number; newest:
   for (const oldest of [24, 12, 9, 6, 3]) {
     for (const newest of [12, 9, 6, 3, 0]) {
       const candidate = timeWindow(asOf, { oldest, newest });
-      if (newest < oldest && candidate.start === window.start && candidate.end === window.end) return { oldest, newest };
+      if (newest < oldest && candidate.start === window.start && candidate.end === window.end)
+        return { oldest, newest };
     }
   }
   throw new Error(`no trailing months give ${JSON.stringify(window)}`);
@@ -84,7 +105,9 @@ function plain(value: unknown): unknown {
 
 async function drawPool(dir: string): Promise<DrawPool> {
   const [companies, programs, losses, lines, coverages] = await Promise.all(
-    ["companies.csv", "programs.csv", "losses.csv", "lines_of_business.csv", "coverages.csv"].map((file) => readCsv(dir, file)),
+    ["companies.csv", "programs.csv", "losses.csv", "lines_of_business.csv", "coverages.csv"].map((file) =>
+      readCsv(dir, file),
+    ),
   );
   return {
     naics: companies!.map((c) => c.naics ?? ""),
@@ -118,7 +141,8 @@ for (const datasetCase of cases) {
       datasetCase.sqlCoverages,
       "exactly the coverages with values past 2^53 - 1 are left to SQL",
     );
-    if (datasetCase.name.startsWith("hostile")) t.ok(snapshot.largeRpms.size > 0, "RPMs past 2^53 - 1 cents are held exactly, in BigInt");
+    if (datasetCase.name.startsWith("hostile"))
+      t.ok(snapshot.largeRpms.size > 0, "RPMs past 2^53 - 1 cents are held exactly, in BigInt");
 
     let mismatches = 0;
     for (let group = 0; group < GROUPS && mismatches < 5; group++) {
@@ -128,7 +152,13 @@ for (const datasetCase of cases) {
       const periods = drawTrendPeriods(datasetCase.asOf, random);
       const calls: [string, (engine: PeerEngine) => Promise<unknown>][] = [
         ["coverageReference", (e) => e.coverageReference(peers.coverageId)],
-        ["assessment", (e) => e.assessment(peers, window, drawSelected(pool, createSeededRandom(`${SEED}/${group}`)), { withLossCount: group % 2 === 0 })],
+        [
+          "assessment",
+          (e) =>
+            e.assessment(peers, window, drawSelected(pool, createSeededRandom(`${SEED}/${group}`)), {
+              withLossCount: group % 2 === 0,
+            }),
+        ],
         ["rpm", (e) => e.rpm(peers, window, drawRpm(pool, createSeededRandom(`${SEED}/rpm/${group}`)))],
         ["programCount", (e) => e.programCount(peers, window)],
         ["lossCount", (e) => e.lossCount(peers, years)],

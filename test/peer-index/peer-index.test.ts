@@ -17,7 +17,8 @@ t.test("builds, follows versions, steps aside when stale, recovers", async (t) =
   const dir = await createTempDir(t, "cpb-index-");
   await generateDataset(dir, { companies: 100, programs: 1_000, losses: 200, seed: "index", asOf: "2026-08-31" });
   await importDataset(knex, dir);
-  const bump = async () => Number((await knex.raw("update dataset_version set version = version + 1 returning version")).rows[0].version);
+  const bump = async () =>
+    Number((await knex.raw("update dataset_version set version = version + 1 returning version")).rows[0].version);
 
   let failing = false;
   let builds = 0;
@@ -34,20 +35,43 @@ t.test("builds, follows versions, steps aside when stale, recovers", async (t) =
   });
   t.teardown(() => index.stop());
   const server = await startTestServer(t, knex, { peerIndex: index });
-  const readyz = async () => (await (await fetch(`${server.url}/readyz`)).json()) as { status: string; reasons: string[]; peerIndex: Record<string, unknown> };
+  const readyz = async () =>
+    (await (await fetch(`${server.url}/readyz`)).json()) as {
+      status: string;
+      reasons: string[];
+      peerIndex: Record<string, unknown>;
+    };
 
   t.equal(index.current(), undefined, "no snapshot before the first version is known");
-  t.match(await readyz(), { status: "not ready", reasons: ["the peer index is being built"], peerIndex: { state: "building", version: null } }, "not ready before the first snapshot");
+  t.match(
+    await readyz(),
+    {
+      status: "not ready",
+      reasons: ["the peer index is being built"],
+      peerIndex: { state: "building", version: null },
+    },
+    "not ready before the first snapshot",
+  );
 
   index.datasetChanged(1);
   await waitFor(() => index.ready(), "the first snapshot");
   const first = await readyz();
   // The index leaves out the rows of companies without a NAICS code: no peer group holds them.
   const held = async (table: string) =>
-    Number((await knex(table).join("companies", "companies.company_id", `${table}.company_id`).whereNotNull("naics").count("* as n").first())!.n);
+    Number(
+      (await knex(table)
+        .join("companies", "companies.company_id", `${table}.company_id`)
+        .whereNotNull("naics")
+        .count("* as n")
+        .first())!.n,
+    );
   const [programs, losses] = [await held("programs"), await held("loss_events")];
   t.ok(programs > 900 && programs < 1_000, `${programs} of 1,000 programs have a company with a NAICS code`);
-  t.match(first, { status: "ready", peerIndex: { state: "ready", version: 1, programs, losses, datasetVersion: 1 } }, "readyz shows the snapshot");
+  t.match(
+    first,
+    { status: "ready", peerIndex: { state: "ready", version: 1, programs, losses, datasetVersion: 1 } },
+    "readyz shows the snapshot",
+  );
   t.ok((first.peerIndex.bytes as number) > 1_000 * 50, "readyz shows the snapshot's bytes");
   t.type(first.peerIndex.buildMs, "number");
 
@@ -62,7 +86,11 @@ t.test("builds, follows versions, steps aside when stale, recovers", async (t) =
   await waitFor(() => index.status().version === 2, "the retried build");
   t.equal(index.current()?.version, 2, "the retry builds the confirmed version and serves it");
   t.equal(index.current()!.programs.day.length, programs, "the new snapshot holds every program");
-  t.equal(firstSnapshot.programs.day.length + firstSnapshot.losses.amount.length, 0, "the replaced snapshot's columns are given back at once");
+  t.equal(
+    firstSnapshot.programs.day.length + firstSnapshot.losses.amount.length,
+    0,
+    "the replaced snapshot's columns are given back at once",
+  );
 
   // A retry serves no stale snapshot either: a build that fails again leaves SQL answering.
   failing = true;

@@ -20,12 +20,21 @@ const REQUESTS = [
 ];
 
 t.test("answers during a rebuild are of one version or the next, never a mixture", async (t) => {
-  const { knex, url, importNext } = await databaseWithNextImport(t, "rebuild", { companies: 400, programs: 6_000, losses: 1_500, asOf: AS_OF });
+  const { knex, url, importNext } = await databaseWithNextImport(t, "rebuild", {
+    companies: 400,
+    programs: 6_000,
+    losses: 1_500,
+    asOf: AS_OF,
+  });
 
   // The server's own wiring (run-server.ts): the watcher tells the index of each version.
   const log = pino({ level: "silent" });
   const peerIndex = createPeerIndex({ connectionString: url, log });
-  const watcher = createDatasetVersionWatcher({ connectionString: url, log, onChange: (v) => peerIndex.datasetChanged(v) });
+  const watcher = createDatasetVersionWatcher({
+    connectionString: url,
+    log,
+    onChange: (v) => peerIndex.datasetChanged(v),
+  });
   t.teardown(async () => {
     await watcher.stop();
     peerIndex.stop();
@@ -70,5 +79,8 @@ t.test("answers during a rebuild are of one version or the next, never a mixture
   t.strictSame(seen.filter((s) => s.status !== 200).length, 0, "no request failed");
   const mixed = seen.filter((s) => s.text !== before[s.request] && s.text !== after[s.request]);
   t.strictSame(mixed.length, 0, "every answer is wholly of one version");
-  t.ok(seen.some((s) => s.text === before[s.request]) && seen.some((s) => s.text === after[s.request]), "both versions were seen");
+  t.ok(
+    seen.some((s) => s.text === before[s.request]) && seen.some((s) => s.text === after[s.request]),
+    "both versions were seen",
+  );
 });

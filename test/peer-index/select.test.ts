@@ -11,7 +11,10 @@ t.test("selected values are the sorted values at those positions", async (t) => 
   for (let round = 0; round < 500; round++) {
     const n = 1 + random.int(round < 100 ? 8 : 2_000);
     const spread = random.pick([1, 3, 100, 1e6, 2 ** 53]);
-    const values = Float64Array.from({ length: n }, () => Math.floor(random.next() * spread) - (random.chance(0.2) ? spread / 2 : 0));
+    const values = Float64Array.from(
+      { length: n },
+      () => Math.floor(random.next() * spread) - (random.chance(0.2) ? spread / 2 : 0),
+    );
     const sorted = [...values].sort((a, b) => a - b);
     const positions = Array.from({ length: 1 + random.int(6) }, () => random.int(n));
     positions.push(n - 1, 0, positions[0]!); // the ends, and a repeat

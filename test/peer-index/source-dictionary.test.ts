@@ -17,7 +17,15 @@ function rowOf(field: string): CopyRow {
 
 /** COPY TO's text escaping (PostgreSQL's COPY, "Text Format"). */
 function escaped(text: string): string {
-  const letters: Record<string, string> = { "\\": "\\", "\b": "b", "\f": "f", "\n": "n", "\r": "r", "\t": "t", "\v": "v" };
+  const letters: Record<string, string> = {
+    "\\": "\\",
+    "\b": "b",
+    "\f": "f",
+    "\n": "n",
+    "\r": "r",
+    "\t": "t",
+    "\v": "v",
+  };
   return text.replace(/[\\\b\f\n\r\t\v]/g, (c) => `\\${letters[c]}`);
 }
 
@@ -43,12 +51,34 @@ t.test("no source, curated, partners", async (t) => {
   t.equal(sources.indexOf(rowOf("\\N"), 0), NO_SOURCE, "NULL");
   t.equal(sources.indexOf(rowOf(""), 0), NO_SOURCE, '""');
   t.equal(sources.indexOf(rowOf("curated"), 0), CURATED, "curated");
-  const texts = ["P001", "\\", "\\N", "tab\there", "new\nline\r\n", "all\b\f\v", "Ünïcødé ☂", "Curated", "curated ", "N"];
+  const texts = [
+    "P001",
+    "\\",
+    "\\N",
+    "tab\there",
+    "new\nline\r\n",
+    "all\b\f\v",
+    "Ünïcødé ☂",
+    "Curated",
+    "curated ",
+    "N",
+  ];
   const indexes = texts.map((text) => sources.indexOf(rowOf(escaped(text)), 0));
-  t.strictSame(indexes.map((index) => sources.texts[index]), texts, "each partner's text read back exactly");
+  t.strictSame(
+    indexes.map((index) => sources.texts[index]),
+    texts,
+    "each partner's text read back exactly",
+  );
   t.equal(new Set(indexes).size, texts.length, "each its own index");
-  t.ok(indexes.every((index) => index > CURATED), "none is no source or curated");
-  t.strictSame(texts.map((text) => sources.indexOf(rowOf(escaped(text)), 0)), indexes, "the same text, the same index");
+  t.ok(
+    indexes.every((index) => index > CURATED),
+    "none is no source or curated",
+  );
+  t.strictSame(
+    texts.map((text) => sources.indexOf(rowOf(escaped(text)), 0)),
+    indexes,
+    "the same text, the same index",
+  );
   t.equal(sources.texts.length, 2 + texts.length, "nothing else");
 });
 

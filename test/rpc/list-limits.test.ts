@@ -2,7 +2,10 @@
 // field has the same limit wherever it appears, and decoded messages are checked against them.
 import t from "tap";
 import { create } from "@bufbuild/protobuf";
-import { AssessmentService, GetTotalLossCountRequestSchema } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
+import {
+  AssessmentService,
+  GetTotalLossCountRequestSchema,
+} from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { listLimitProblems, maxItemsOf } from "../../src/rpc/list-limits.js";

@@ -14,17 +14,50 @@ t.test("good filters and their trees", async (t) => {
     ["companyname EQ 'O''Brien'", { kind: "compare", operator: "eq", left: name, right: str("O'Brien") }],
     ["Id ge -5", { kind: "compare", operator: "ge", left: id, right: int(-5n) }],
     ["startswith(CompanyName,'Acme')", { kind: "test", fn: "startswith", subject: name, pattern: str("Acme") }],
-    ["CONTAINS(tolower(CompanyName), 'bank')", { kind: "test", fn: "contains", subject: { kind: "transform", fn: "tolower", argument: name, type: "string" }, pattern: str("bank") }],
+    [
+      "CONTAINS(tolower(CompanyName), 'bank')",
+      {
+        kind: "test",
+        fn: "contains",
+        subject: { kind: "transform", fn: "tolower", argument: name, type: "string" },
+        pattern: str("bank"),
+      },
+    ],
     ["OrganizationType in ('PUB', 'PRV')", { kind: "in", value: type, list: [str("PUB"), str("PRV")] }],
     ["Id eq null", { kind: "compare", operator: "eq", left: id, right: { kind: "null", type: "null" } }],
-    ["trim(CompanyName) ne ''", { kind: "compare", operator: "ne", left: { kind: "transform", fn: "trim", argument: name, type: "string" }, right: str("") }],
+    [
+      "trim(CompanyName) ne ''",
+      {
+        kind: "compare",
+        operator: "ne",
+        left: { kind: "transform", fn: "trim", argument: name, type: "string" },
+        right: str(""),
+      },
+    ],
     // not binds tighter than and, and tighter than or
-    ["not Id eq 1 and Id eq 2 or Id eq 3", {
-      kind: "or",
-      left: { kind: "and", left: { kind: "not", operand: { kind: "compare", operator: "eq", left: id, right: int(1n) } }, right: { kind: "compare", operator: "eq", left: id, right: int(2n) } },
-      right: { kind: "compare", operator: "eq", left: id, right: int(3n) },
-    }],
-    ["not (Id eq 1 or Id eq 2)", { kind: "not", operand: { kind: "or", left: { kind: "compare", operator: "eq", left: id, right: int(1n) }, right: { kind: "compare", operator: "eq", left: id, right: int(2n) } } }],
+    [
+      "not Id eq 1 and Id eq 2 or Id eq 3",
+      {
+        kind: "or",
+        left: {
+          kind: "and",
+          left: { kind: "not", operand: { kind: "compare", operator: "eq", left: id, right: int(1n) } },
+          right: { kind: "compare", operator: "eq", left: id, right: int(2n) },
+        },
+        right: { kind: "compare", operator: "eq", left: id, right: int(3n) },
+      },
+    ],
+    [
+      "not (Id eq 1 or Id eq 2)",
+      {
+        kind: "not",
+        operand: {
+          kind: "or",
+          left: { kind: "compare", operator: "eq", left: id, right: int(1n) },
+          right: { kind: "compare", operator: "eq", left: id, right: int(2n) },
+        },
+      },
+    ],
     ["'Acme' eq CompanyName", { kind: "compare", operator: "eq", left: str("Acme"), right: name }],
     ["CompanyName eq 'Ünïcödé 😀'", { kind: "compare", operator: "eq", left: name, right: str("Ünïcödé 😀") }],
   ];
@@ -61,7 +94,11 @@ t.test("bad filters: the offending token and its position in code points", async
     ["Id eq ０", "unexpected '０' at 6"],
   ];
   for (const [text, message] of cases) {
-    t.throws(() => parseFilter(text), new QuerySyntaxError(message.replace(/ at \d+$/, ""), Number(/ at (\d+)$/.exec(message)![1])), text);
+    t.throws(
+      () => parseFilter(text),
+      new QuerySyntaxError(message.replace(/ at \d+$/, ""), Number(/ at (\d+)$/.exec(message)![1])),
+      text,
+    );
     try {
       parseFilter(text);
     } catch (error) {
@@ -71,12 +108,16 @@ t.test("bad filters: the offending token and its position in code points", async
 });
 
 t.test("very long and deeply nested filters are refused, not recursed into", async (t) => {
-  t.throws(() => parseFilter(`CompanyName eq '${"a".repeat(5000)}'`), { message: "longer than 4096 characters at 4096" });
+  t.throws(() => parseFilter(`CompanyName eq '${"a".repeat(5000)}'`), {
+    message: "longer than 4096 characters at 4096",
+  });
   t.throws(() => parseFilter(`${"(".repeat(200)}Id eq 1${")".repeat(200)}`), { message: /^nested too deeply at \d+$/ });
   t.throws(() => parseFilter(`${"not ".repeat(200)}Id eq 1`), { message: /^nested too deeply at \d+$/ });
   t.ok(parseFilter(`${"(".repeat(30)}Id eq 1${")".repeat(30)}`), "reasonable nesting is fine");
 });
 
 t.test("a filter of 1 MiB, as gRPC may send, is refused by its length", async (t) => {
-  t.throws(() => parseFilter(`CompanyName eq '${"a".repeat(1024 * 1024)}'`), { message: "longer than 4096 characters at 4096" });
+  t.throws(() => parseFilter(`CompanyName eq '${"a".repeat(1024 * 1024)}'`), {
+    message: "longer than 4096 characters at 4096",
+  });
 });

@@ -21,13 +21,18 @@ t.test("bad $orderBy: the token and its position", async (t) => {
     ["Ünïcode, Id", "unknown property 'Ünïcode'", 0],
     ["Id, Révenue", "unknown property 'Révenue'", 4],
   ];
-  for (const [text, message, position] of cases) t.throws(() => parseOrderBy(text), new QuerySyntaxError(message, position), text);
+  for (const [text, message, position] of cases)
+    t.throws(() => parseOrderBy(text), new QuerySyntaxError(message, position), text);
 });
 
 t.test("at most MAX_ORDER_TERMS terms, and a cost linear in the text", async (t) => {
   const terms = (n: number) => Array.from({ length: n }, () => "Id").join(", ");
   t.equal(parseOrderBy(terms(MAX_ORDER_TERMS)).length, MAX_ORDER_TERMS);
-  t.throws(() => parseOrderBy(terms(100_000)), new QuerySyntaxError(`more than ${MAX_ORDER_TERMS} terms`, 4 * MAX_ORDER_TERMS - 1), "refused at the first term too many");
+  t.throws(
+    () => parseOrderBy(terms(100_000)),
+    new QuerySyntaxError(`more than ${MAX_ORDER_TERMS} terms`, 4 * MAX_ORDER_TERMS - 1),
+    "refused at the first term too many",
+  );
   // Each word's position used to be counted from the start of its term: quadratic in the words.
   const started = performance.now();
   t.throws(() => parseOrderBy(`Id asc ${"x ".repeat(500_000)}`), new QuerySyntaxError("unexpected 'x'", 7));

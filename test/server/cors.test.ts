@@ -11,7 +11,10 @@ const PATH = "/commercialpolicybenchmark/v2.0/assessment/getassessmentdata";
 const BROKER = "https://broker.example";
 
 const preflight = (url: string, origin: string, headers = "authorization, content-type") =>
-  fetch(url, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": headers } });
+  fetch(url, {
+    method: "OPTIONS",
+    headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": headers },
+  });
 
 t.test("off by default: no CORS header, a preflight is not answered", async (t) => {
   const { knex } = await createTestDatabase(t);
@@ -30,8 +33,14 @@ t.test("for an allowed origin: preflights of REST, Connect and gRPC-Web, and rea
 
   for (const [path, headers] of [
     [PATH, "authorization, content-type"],
-    ["/commercialpolicybenchmark.v2.CompanyService/GetCompany", "authorization, content-type, connect-protocol-version, connect-timeout-ms"],
-    ["/commercialpolicybenchmark.v2.CompanyService/GetCompany", "authorization, content-type, x-grpc-web, x-user-agent, grpc-timeout"],
+    [
+      "/commercialpolicybenchmark.v2.CompanyService/GetCompany",
+      "authorization, content-type, connect-protocol-version, connect-timeout-ms",
+    ],
+    [
+      "/commercialpolicybenchmark.v2.CompanyService/GetCompany",
+      "authorization, content-type, x-grpc-web, x-user-agent, grpc-timeout",
+    ],
   ] as const) {
     const answer = await preflight(`${server.url}${path}`, BROKER, headers);
     t.equal(answer.status, 204, `${path}: ${headers}`);
@@ -44,7 +53,9 @@ t.test("for an allowed origin: preflights of REST, Connect and gRPC-Web, and rea
     t.match(answer.headers.get("vary"), /Origin/);
   }
 
-  const lookup = await fetch(`${server.url}/commercialpolicybenchmark/v2.0/company/1001`, { headers: { origin: "http://localhost:5173" } });
+  const lookup = await fetch(`${server.url}/commercialpolicybenchmark/v2.0/company/1001`, {
+    headers: { origin: "http://localhost:5173" },
+  });
   t.equal(lookup.status, 200);
   t.equal(lookup.headers.get("access-control-allow-origin"), "http://localhost:5173");
   const exposed = lookup.headers.get("access-control-expose-headers")!.split(", ");
@@ -54,8 +65,14 @@ t.test("for an allowed origin: preflights of REST, Connect and gRPC-Web, and rea
   const stranger = await preflight(`${server.url}${PATH}`, "https://evil.example");
   t.equal(stranger.status, 403, "another origin's preflight is refused");
   t.equal(stranger.headers.get("access-control-allow-origin"), null);
-  const strangerGet = await fetch(`${server.url}/commercialpolicybenchmark/v2.0/company/1001`, { headers: { origin: "https://evil.example" } });
-  t.equal(strangerGet.headers.get("access-control-allow-origin"), null, "its actual request gets no CORS header: the browser keeps the answer from the page");
+  const strangerGet = await fetch(`${server.url}/commercialpolicybenchmark/v2.0/company/1001`, {
+    headers: { origin: "https://evil.example" },
+  });
+  t.equal(
+    strangerGet.headers.get("access-control-allow-origin"),
+    null,
+    "its actual request gets no CORS header: the browser keeps the answer from the page",
+  );
 });
 
 t.test("CORS_ORIGINS: origins or *, anything else stops start-up naming the variable", async (t) => {
@@ -64,6 +81,12 @@ t.test("CORS_ORIGINS: origins or *, anything else stops start-up naming the vari
   t.same(read("https://a.example, http://localhost:5173"), ["https://a.example", "http://localhost:5173"]);
   t.same(read("*"), ["*"]);
   for (const bad of ["https://a.example/", "a.example", "https://a.example/app", "ftp://a.example"]) {
-    t.throws(() => read(bad), new ConfigError(`CORS_ORIGINS must list origins such as https://app.example.com (scheme, host and port only) or *, not "${bad}"`), bad);
+    t.throws(
+      () => read(bad),
+      new ConfigError(
+        `CORS_ORIGINS must list origins such as https://app.example.com (scheme, host and port only) or *, not "${bad}"`,
+      ),
+      bad,
+    );
   }
 });

@@ -22,10 +22,28 @@ const GROUP = { naics: ["52"], coverageId: 1, exposureType: "Revenues", exposure
 async function insertGroup(knex: Knex, companies: (string | null)[][]): Promise<void> {
   await knex("coverages").insert({ coverage_id: 1, name: "Directors & Officers" });
   await knex("lines_of_business").insert({ line_of_business_id: 11, coverage_id: 1, name: "Side A" });
-  await knex("companies").insert(companies.map((_, i) => ({ company_id: 1001 + i, company_name: `Company ${i}`, organization_type: "PRV", naics: "524126", revenues: "1000000" })));
+  await knex("companies").insert(
+    companies.map((_, i) => ({
+      company_id: 1001 + i,
+      company_name: `Company ${i}`,
+      organization_type: "PRV",
+      naics: "524126",
+      revenues: "1000000",
+    })),
+  );
   let id = 1;
   const programs = companies.flatMap((sources, i) =>
-    sources.map((source) => ({ program_id: id++, company_id: 1001 + i, coverage_id: 1, line_of_business_id: 11, effective_date: "2026-01-01", limit_amount: String(1_000_000 * id), premium: "10000", retention: "0", source })),
+    sources.map((source) => ({
+      program_id: id++,
+      company_id: 1001 + i,
+      coverage_id: 1,
+      line_of_business_id: 11,
+      effective_date: "2026-01-01",
+      limit_amount: String(1_000_000 * id),
+      premium: "10000",
+      retention: "0",
+      source,
+    })),
   );
   await knex("programs").insert(programs);
 }
@@ -39,13 +57,47 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: "4 companies", companies: repeat(4, ["curated"]), refused: { condition: "min_companies", threshold: 5, message: /4 companies; at least 5 are needed to keep contributors' programs confidential: widen/ } },
+  {
+    name: "4 companies",
+    companies: repeat(4, ["curated"]),
+    refused: {
+      condition: "min_companies",
+      threshold: 5,
+      message: /4 companies; at least 5 are needed to keep contributors' programs confidential: widen/,
+    },
+  },
   { name: "5 companies", companies: repeat(5, ["curated"]) },
-  { name: "the top two at 85%", companies: [repeat(9, "curated"), repeat(8, "curated"), ["curated"], ["curated"], ["curated"]] },
-  { name: "the top two over 85%", companies: [repeat(9, "curated"), repeat(9, "curated"), ["curated"], ["curated"], ["curated"]], refused: { condition: "max_top2_share", threshold: 85, message: /^two companies hold more than 85% of this peer group's/ } },
-  { name: "a source at 25% of the partner programs, curated aside", companies: [["P1", "curated"], ["P2", "curated"], ["P3"], ["P4"], ["curated"]] },
-  { name: "a source over 25%", companies: [["P1", "P1"], ["P2"], ["P3"], ["P4"], ["curated"]], refused: { condition: "max_source_share", threshold: 25, message: /^one data-sharing partner contributed more than 25% of the partner data behind this peer group's/ } },
-  { name: "no source is one partner source", companies: [[null, "P1"], [null], [null], ["P2"], ["P3"], ["P4"], ["P5"]], refused: { condition: "max_source_share", threshold: 25, message: /more than 25%/ } },
+  {
+    name: "the top two at 85%",
+    companies: [repeat(9, "curated"), repeat(8, "curated"), ["curated"], ["curated"], ["curated"]],
+  },
+  {
+    name: "the top two over 85%",
+    companies: [repeat(9, "curated"), repeat(9, "curated"), ["curated"], ["curated"], ["curated"]],
+    refused: {
+      condition: "max_top2_share",
+      threshold: 85,
+      message: /^two companies hold more than 85% of this peer group's/,
+    },
+  },
+  {
+    name: "a source at 25% of the partner programs, curated aside",
+    companies: [["P1", "curated"], ["P2", "curated"], ["P3"], ["P4"], ["curated"]],
+  },
+  {
+    name: "a source over 25%",
+    companies: [["P1", "P1"], ["P2"], ["P3"], ["P4"], ["curated"]],
+    refused: {
+      condition: "max_source_share",
+      threshold: 25,
+      message: /^one data-sharing partner contributed more than 25% of the partner data behind this peer group's/,
+    },
+  },
+  {
+    name: "no source is one partner source",
+    companies: [[null, "P1"], [null], [null], ["P2"], ["P3"], ["P4"], ["P5"]],
+    refused: { condition: "max_source_share", threshold: 25, message: /more than 25%/ },
+  },
 ];
 
 for (const engine of ENGINES) {
@@ -55,10 +107,15 @@ for (const engine of ENGINES) {
       await insertGroup(knex, companies);
       const peerIndex = engine === "index" ? await startPeerIndex(t, knex, url) : undefined;
       const logLines: Record<string, unknown>[] = [];
-      const start = (disclosure: DisclosureRule) => startTestServer(t, knex, { asOf: AS_OF, disclosure, peerIndex, logLines });
+      const start = (disclosure: DisclosureRule) =>
+        startTestServer(t, knex, { asOf: AS_OF, disclosure, peerIndex, logLines });
       const server = await start(STANDARD_RULE);
       const readyz = (await (await fetch(`${server.url}/readyz`)).json()) as { disclosure: unknown };
-      t.same(readyz.disclosure, { rule: "standard", minCompanies: 5, maxSourceSharePercent: 25, maxTop2SharePercent: 85 }, "/readyz shows the rule in force");
+      t.same(
+        readyz.disclosure,
+        { rule: "standard", minCompanies: 5, maxSourceSharePercent: 25, maxTop2SharePercent: 85 },
+        "/readyz shows the rule in force",
+      );
 
       for (const [path, body] of [
         ["assessment/getTotalProgramCount", GROUP],
@@ -73,28 +130,67 @@ for (const engine of ENGINES) {
           continue;
         }
         t.equal(res.status, 400, path);
-        t.match(answer, { code: "failed_precondition", detail: refused.message, disclosure: { condition: refused.condition, threshold: refused.threshold } }, `${path}: the condition, in words and for machines`);
+        t.match(
+          answer,
+          {
+            code: "failed_precondition",
+            detail: refused.message,
+            disclosure: { condition: refused.condition, threshold: refused.threshold },
+          },
+          `${path}: the condition, in words and for machines`,
+        );
       }
-      const losses = await fetch(`${server.url}${P}/assessment/getTotalLossCount`, { method: "POST", body: JSON.stringify(GROUP) });
+      const losses = await fetch(`${server.url}${P}/assessment/getTotalLossCount`, {
+        method: "POST",
+        body: JSON.stringify(GROUP),
+      });
       t.equal(losses.status, 200, "loss counts stay answerable: loss events are public records");
 
       if (refused) {
-        const connect = createClient(AssessmentService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
-        const error = await connect.getTotalProgramCount(GROUP).then(() => undefined, (e: unknown) => ConnectError.from(e));
+        const connect = createClient(
+          AssessmentService,
+          createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }),
+        );
+        const error = await connect.getTotalProgramCount(GROUP).then(
+          () => undefined,
+          (e: unknown) => ConnectError.from(e),
+        );
         t.equal(error?.code, Code.FailedPrecondition, "Connect");
         t.match(error?.rawMessage, refused.message);
-        t.match(error?.findDetails(DisclosureRefusalSchema)[0], { condition: refused.condition, threshold: refused.threshold }, "with the detail");
-        const grpc = await callWithGrpcJs(server.url, AssessmentService.method.getTotalProgramCount, GROUP).then(() => undefined, (e: { code: number; details: string }) => e);
+        t.match(
+          error?.findDetails(DisclosureRefusalSchema)[0],
+          { condition: refused.condition, threshold: refused.threshold },
+          "with the detail",
+        );
+        const grpc = await callWithGrpcJs(server.url, AssessmentService.method.getTotalProgramCount, GROUP).then(
+          () => undefined,
+          (e: { code: number; details: string }) => e,
+        );
         t.equal(grpc?.code, 9, "gRPC FAILED_PRECONDITION");
 
         const refusals = logLines.filter((line) => line.msg === "disclosure refusal");
         t.ok(refusals.length >= 6, "every refusal logged");
-        t.match(refusals[0], { requestId: String, subject: "anonymous", disclosure: { condition: refused.condition, threshold: refused.threshold } }, "with the caller, the condition and the request id");
-        t.notMatch(JSON.stringify(refusals), /"(programs|companies|topTwoCompanyPrograms|partnerPrograms|largestSourcePrograms|count)":/, "never the figures");
+        t.match(
+          refusals[0],
+          {
+            requestId: String,
+            subject: "anonymous",
+            disclosure: { condition: refused.condition, threshold: refused.threshold },
+          },
+          "with the caller, the condition and the request id",
+        );
+        t.notMatch(
+          JSON.stringify(refusals),
+          /"(programs|companies|topTwoCompanyPrograms|partnerPrograms|largestSourcePrograms|count)":/,
+          "never the figures",
+        );
       }
 
       const open = await start({ kind: "none" });
-      const count = await fetch(`${open.url}${P}/assessment/getTotalProgramCount`, { method: "POST", body: JSON.stringify(GROUP) });
+      const count = await fetch(`${open.url}${P}/assessment/getTotalProgramCount`, {
+        method: "POST",
+        body: JSON.stringify(GROUP),
+      });
       t.equal(count.status, 200, "DISCLOSURE_RULE=none answers the same group");
       t.equal(await count.json(), companies.flat().length);
     });

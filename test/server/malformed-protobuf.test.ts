@@ -25,7 +25,11 @@ t.test("Connect: 400 invalid_argument, not a 500", async (t) => {
   const { knex } = await createTestDatabase(t);
   const server = await startTestServer(t, knex);
   const post = (body: Uint8Array) =>
-    fetch(`${server.url}${PATH}`, { method: "POST", headers: { "content-type": "application/proto", "connect-protocol-version": "1" }, body });
+    fetch(`${server.url}${PATH}`, {
+      method: "POST",
+      headers: { "content-type": "application/proto", "connect-protocol-version": "1" },
+      body,
+    });
   const bad = await post(TRUNCATED);
   t.equal(bad.status, 400);
   t.same(await bad.json(), { code: "invalid_argument", message: MESSAGE });
@@ -40,7 +44,12 @@ t.test("gRPC: grpc-status 3 in the trailers", async (t) => {
   t.teardown(() => session.close());
   const call = (body: Uint8Array) =>
     new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
-      const stream = session.request({ ":method": "POST", ":path": PATH, "content-type": "application/grpc", te: "trailers" });
+      const stream = session.request({
+        ":method": "POST",
+        ":path": PATH,
+        "content-type": "application/grpc",
+        te: "trailers",
+      });
       let status: http2.IncomingHttpHeaders = {};
       stream.on("response", (headers) => (status = headers)); // a trailers-only answer
       stream.on("trailers", (trailers) => (status = trailers));
@@ -59,7 +68,11 @@ t.test("gRPC-Web: grpc-status 3 in the trailer frame", async (t) => {
   const { knex } = await createTestDatabase(t);
   const server = await startTestServer(t, knex);
   const call = async (body: Uint8Array) => {
-    const res = await fetch(`${server.url}${PATH}`, { method: "POST", headers: { "content-type": "application/grpc-web+proto" }, body: frame(body) });
+    const res = await fetch(`${server.url}${PATH}`, {
+      method: "POST",
+      headers: { "content-type": "application/grpc-web+proto" },
+      body: frame(body),
+    });
     const bytes = Buffer.from(await res.arrayBuffer());
     t.equal(bytes[0], 0x80, "one frame: the trailers");
     return bytes.subarray(5).toString("utf8");

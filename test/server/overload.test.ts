@@ -25,7 +25,12 @@ const BROAD = { ...EVERY_SECTOR_GROUP, limit: 5_000_000, premium: 50_000, retent
 const AT_ONCE_MS = 1_000;
 
 t.test("overload, deadlines and callers that go away", async (t) => {
-  const { knex, url } = await databaseWithNextImport(t, "overload", { companies: 2_000, programs: 40_000, losses: 2_000, asOf: AS_OF });
+  const { knex, url } = await databaseWithNextImport(t, "overload", {
+    companies: 2_000,
+    programs: 40_000,
+    losses: 2_000,
+    asOf: AS_OF,
+  });
   const companyId = String((await knex("companies").min("company_id as id").first())!.id);
   const server = await startServeProcess(t, url, {
     PEER_INDEX: "off",
@@ -35,43 +40,74 @@ t.test("overload, deadlines and callers that go away", async (t) => {
     ANALYTICS_QUEUE: "2",
   });
   const auth = { authorization: `Bearer ${server.token}` };
-  const broad = () => fetch(`${server.base}${P}/assessment/getassessmentdata`, { method: "POST", headers: auth, body: JSON.stringify(BROAD) });
-
-  await t.test("32 callers of a broad peer group: 200s, or 503s at once with Retry-After; health and lookups stay fast", async (t) => {
-    const until = performance.now() + 3_000;
-    const answers: { status: number; ms: number; retryAfter: string | null }[] = [];
-    const callers = Array.from({ length: 32 }, async () => {
-      while (performance.now() < until) {
-        const started = performance.now();
-        const res = await broad();
-        await res.arrayBuffer();
-        answers.push({ status: res.status, ms: performance.now() - started, retryAfter: res.headers.get("retry-after") });
-        if (res.status === 503) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+  const broad = () =>
+    fetch(`${server.base}${P}/assessment/getassessmentdata`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify(BROAD),
     });
-    const probes = { healthz: [] as number[], lookup: [] as number[] };
-    const probing = (async () => {
-      while (performance.now() < until) {
-        for (const [key, path] of [["healthz", "/healthz"], ["lookup", `${P}/company/${companyId}`]] as const) {
+
+  await t.test(
+    "32 callers of a broad peer group: 200s, or 503s at once with Retry-After; health and lookups stay fast",
+    async (t) => {
+      const until = performance.now() + 3_000;
+      const answers: { status: number; ms: number; retryAfter: string | null }[] = [];
+      const callers = Array.from({ length: 32 }, async () => {
+        while (performance.now() < until) {
           const started = performance.now();
-          const res = await fetch(`${server.base}${path}`, { headers: auth });
+          const res = await broad();
           await res.arrayBuffer();
-          t.equal(res.status, 200, `${key} answers`);
-          probes[key].push(performance.now() - started);
+          answers.push({
+            status: res.status,
+            ms: performance.now() - started,
+            retryAfter: res.headers.get("retry-after"),
+          });
+          if (res.status === 503) await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    })();
-    await Promise.all([...callers, probing]);
-    const refused = answers.filter((a) => a.status === 503);
-    const served = answers.filter((a) => a.status === 200);
-    t.same(answers.filter((a) => a.status !== 200 && a.status !== 503), [], "every answer a 200 or a 503");
-    t.ok(served.length > 0 && refused.length > 0, `${served.length} served, ${refused.length} refused`);
-    t.ok(refused.every((a) => a.retryAfter !== null && Number(a.retryAfter) >= 1), "every 503 says when to retry");
-    t.ok(Math.max(...refused.map((a) => a.ms)) < AT_ONCE_MS, `refused within ${Math.round(Math.max(...refused.map((a) => a.ms)))} ms`);
-    t.ok(Math.max(...probes.healthz) < AT_ONCE_MS, `/healthz within ${Math.round(Math.max(...probes.healthz))} ms throughout`);
-    t.ok(Math.max(...probes.lookup) < AT_ONCE_MS, `a company lookup within ${Math.round(Math.max(...probes.lookup))} ms throughout`);
-  });
+      });
+      const probes = { healthz: [] as number[], lookup: [] as number[] };
+      const probing = (async () => {
+        while (performance.now() < until) {
+          for (const [key, path] of [
+            ["healthz", "/healthz"],
+            ["lookup", `${P}/company/${companyId}`],
+          ] as const) {
+            const started = performance.now();
+            const res = await fetch(`${server.base}${path}`, { headers: auth });
+            await res.arrayBuffer();
+            t.equal(res.status, 200, `${key} answers`);
+            probes[key].push(performance.now() - started);
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })();
+      await Promise.all([...callers, probing]);
+      const refused = answers.filter((a) => a.status === 503);
+      const served = answers.filter((a) => a.status === 200);
+      t.same(
+        answers.filter((a) => a.status !== 200 && a.status !== 503),
+        [],
+        "every answer a 200 or a 503",
+      );
+      t.ok(served.length > 0 && refused.length > 0, `${served.length} served, ${refused.length} refused`);
+      t.ok(
+        refused.every((a) => a.retryAfter !== null && Number(a.retryAfter) >= 1),
+        "every 503 says when to retry",
+      );
+      t.ok(
+        Math.max(...refused.map((a) => a.ms)) < AT_ONCE_MS,
+        `refused within ${Math.round(Math.max(...refused.map((a) => a.ms)))} ms`,
+      );
+      t.ok(
+        Math.max(...probes.healthz) < AT_ONCE_MS,
+        `/healthz within ${Math.round(Math.max(...probes.healthz))} ms throughout`,
+      );
+      t.ok(
+        Math.max(...probes.lookup) < AT_ONCE_MS,
+        `a company lookup within ${Math.round(Math.max(...probes.lookup))} ms throughout`,
+      );
+    },
+  );
 
   await t.test("a passed deadline is not computed; one that passes mid-statement cancels it", async (t) => {
     const held = await holdPrograms(t, url);
@@ -84,7 +120,9 @@ t.test("overload, deadlines and callers that go away", async (t) => {
     t.match(await connect.json(), { code: "deadline_exceeded" });
     t.equal(await waitForNoStatement(held), true, "its statement was cancelled");
 
-    const grpc = await callWithGrpcJs(server.base, AssessmentService.method.getTotalProgramCount, BROAD, auth, { deadline: Date.now() + 300 }).then(
+    const grpc = await callWithGrpcJs(server.base, AssessmentService.method.getTotalProgramCount, BROAD, auth, {
+      deadline: Date.now() + 300,
+    }).then(
       () => undefined,
       (error: { code: number }) => error.code,
     );
@@ -95,7 +133,12 @@ t.test("overload, deadlines and callers that go away", async (t) => {
   await t.test("a REST caller that goes away has its statement cancelled", async (t) => {
     const held = await holdPrograms(t, url);
     const abort = new AbortController();
-    const answer = fetch(`${server.base}${P}/assessment/getassessmentdata`, { method: "POST", headers: auth, body: JSON.stringify(BROAD), signal: abort.signal }).catch(() => "aborted");
+    const answer = fetch(`${server.base}${P}/assessment/getassessmentdata`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify(BROAD),
+      signal: abort.signal,
+    }).catch(() => "aborted");
     t.equal(await waitForStatement(held), true, "the request's statement waits on the test's lock");
     abort.abort();
     t.equal(await answer, "aborted");

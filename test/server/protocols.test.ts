@@ -17,7 +17,9 @@ t.test("one port answers the same company over REST, gRPC, gRPC-Web, Connect and
   await insertLookupFixture(knex);
   const server = await startTestServer(t, knex);
 
-  const rest = await fetch(`${server.url}/commercialpolicybenchmark/v2.0/company/1001`, { headers: { accept: "application/json" } });
+  const rest = await fetch(`${server.url}/commercialpolicybenchmark/v2.0/company/1001`, {
+    headers: { accept: "application/json" },
+  });
   t.equal(rest.status, 200);
   t.match(rest.headers.get("content-type"), /^application\/json/);
   t.same(await rest.json(), ACME_JSON, "REST speaks the spec's names with JSON numbers");
@@ -37,8 +39,17 @@ t.test("one port answers the same company over REST, gRPC, gRPC-Web, Connect and
   }
 
   const { stdout } = await run("npx", [
-    "--no", "buf", "curl", "--protocol", "grpc", "--http2-prior-knowledge", "--schema", "proto",
-    "-d", '{"id": 1001}', `${server.url}/commercialpolicybenchmark.v2.CompanyService/GetCompany`,
+    "--no",
+    "buf",
+    "curl",
+    "--protocol",
+    "grpc",
+    "--http2-prior-knowledge",
+    "--schema",
+    "proto",
+    "-d",
+    '{"id": 1001}',
+    `${server.url}/commercialpolicybenchmark.v2.CompanyService/GetCompany`,
   ]);
   t.same(restShape(fromJson(CompanySchema, JSON.parse(stdout).company)), ACME_JSON, "buf curl with gRPC over h2c");
 });
@@ -52,16 +63,20 @@ t.test("lookups: nulls, 404 for unknown ids, 400 for ids that are not integers",
     return { status: res.status, type: res.headers.get("content-type"), body: await res.json() };
   };
 
-  t.same((await get("company/9007199254740991")).body, {
-    id: 9007199254740991,
-    companyName: "Société Générale",
-    organizationType: "PRV",
-    naics2: 52,
-    naics3: null,
-    revenues: null,
-    numberOfEmployees: null,
-    marketCap: null,
-  }, "unknown values are explicit nulls; a 2-digit code has no naics3");
+  t.same(
+    (await get("company/9007199254740991")).body,
+    {
+      id: 9007199254740991,
+      companyName: "Société Générale",
+      organizationType: "PRV",
+      naics2: 52,
+      naics3: null,
+      revenues: null,
+      numberOfEmployees: null,
+      marketCap: null,
+    },
+    "unknown values are explicit nulls; a 2-digit code has no naics3",
+  );
 
   t.same((await get("lossdetails/501")).body, {
     lossName: "Acme Holdings, Inc.",
@@ -104,7 +119,9 @@ t.test("gRPC and Connect callers get the same codes", async (t) => {
   const search = await client.searchCompanies({ filter: "Revenue gt 5" }).catch((e: unknown) => ConnectError.from(e));
   t.equal((search as ConnectError).code, Code.InvalidArgument, "a bad filter");
   t.equal((search as ConnectError).rawMessage, "1 input is invalid: $filter: unknown property 'Revenue' at 0");
-  const grpcError = await callWithGrpcJs(server.url, CompanyService.method.getCompany, { id: 77n }).catch((e: { code: number }) => e);
+  const grpcError = await callWithGrpcJs(server.url, CompanyService.method.getCompany, { id: 77n }).catch(
+    (e: { code: number }) => e,
+  );
   t.equal((grpcError as { code: number }).code, 5, "grpc-js sees NOT_FOUND");
 });
 
@@ -114,7 +131,8 @@ function restShape(company: { [key: string]: unknown }) {
   const shaped: Record<string, unknown> = {};
   for (const field of CompanySchema.fields) {
     const value = json[field.jsonName];
-    shaped[field.jsonName] = value === undefined ? null : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+    shaped[field.jsonName] =
+      value === undefined ? null : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
   }
   return shaped;
 }

@@ -31,20 +31,48 @@ t.test("buf curl lists the services and calls one without --schema, with a token
   const { knex } = await createTestDatabase(t);
   await insertLookupFixture(knex);
   const { server, authorization } = await startAuthenticatedServer(t, knex);
-  const bufCurl = (...args: string[]) => run("npx", ["--no", "buf", "curl", "--http2-prior-knowledge", "-H", `Authorization: ${authorization}`, "--reflect-header", "*", ...args]);
+  const bufCurl = (...args: string[]) =>
+    run("npx", [
+      "--no",
+      "buf",
+      "curl",
+      "--http2-prior-knowledge",
+      "-H",
+      `Authorization: ${authorization}`,
+      "--reflect-header",
+      "*",
+      ...args,
+    ]);
 
   const listed = await bufCurl("--list-services", server.url);
   t.same(listed.stdout.trim().split("\n").sort(), SERVICES);
 
   for (const protocol of ["connect", "grpc", "grpcweb"]) {
-    const { stdout } = await bufCurl("--protocol", protocol, "-d", '{"id": 1001}', `${server.url}/commercialpolicybenchmark.v2.CompanyService/GetCompany`);
-    t.match(JSON.parse(stdout), { company: { id: "1001", companyName: "Acme Holdings, Inc." } }, `a call over ${protocol}, its schema found by reflection`);
+    const { stdout } = await bufCurl(
+      "--protocol",
+      protocol,
+      "-d",
+      '{"id": 1001}',
+      `${server.url}/commercialpolicybenchmark.v2.CompanyService/GetCompany`,
+    );
+    t.match(
+      JSON.parse(stdout),
+      { company: { id: "1001", companyName: "Acme Holdings, Inc." } },
+      `a call over ${protocol}, its schema found by reflection`,
+    );
   }
 
   const methods = await bufCurl("--list-methods", server.url);
   t.match(methods.stdout, /commercialpolicybenchmark\.v2\.AssessmentService\/PostAssessmentData/);
 
-  const withoutToken = await run("npx", ["--no", "buf", "curl", "--http2-prior-knowledge", "--list-services", server.url]).then(
+  const withoutToken = await run("npx", [
+    "--no",
+    "buf",
+    "curl",
+    "--http2-prior-knowledge",
+    "--list-services",
+    server.url,
+  ]).then(
     () => "answered",
     (error: { stderr: string }) => error.stderr,
   );
@@ -64,32 +92,62 @@ t.test("v1 and v1alpha, over Connect, gRPC and gRPC-Web: files with their import
     for (const service of [ServerReflection, ServerReflectionV1Alpha]) {
       const client = createClient(service, transport);
       async function* asked() {
-        yield { messageRequest: { case: "fileContainingSymbol" as const, value: "commercialpolicybenchmark.v2.AssessmentService.PostAssessmentData" } };
-        yield { messageRequest: { case: "fileContainingSymbol" as const, value: "commercialpolicybenchmark.v2.CompanyService" } };
+        yield {
+          messageRequest: {
+            case: "fileContainingSymbol" as const,
+            value: "commercialpolicybenchmark.v2.AssessmentService.PostAssessmentData",
+          },
+        };
+        yield {
+          messageRequest: {
+            case: "fileContainingSymbol" as const,
+            value: "commercialpolicybenchmark.v2.CompanyService",
+          },
+        };
         yield { messageRequest: { case: "fileByFilename" as const, value: "no/such.proto" } };
-        yield { messageRequest: { case: "allExtensionNumbersOfType" as const, value: "google.protobuf.MethodOptions" } };
+        yield {
+          messageRequest: { case: "allExtensionNumbersOfType" as const, value: "google.protobuf.MethodOptions" },
+        };
       }
       const answers = [];
-      for await (const answer of client.serverReflectionInfo(asked(), { headers: { authorization } })) answers.push(answer);
+      for await (const answer of client.serverReflectionInfo(asked(), { headers: { authorization } }))
+        answers.push(answer);
       const label = `${name}, ${service.typeName}`;
 
       const first = answers[0]!.messageResponse;
       t.equal(first.case, "fileDescriptorResponse", label);
-      const files = (first.value as { fileDescriptorProto: Uint8Array[] }).fileDescriptorProto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes));
+      const files = (first.value as { fileDescriptorProto: Uint8Array[] }).fileDescriptorProto.map((bytes) =>
+        fromBinary(FileDescriptorProtoSchema, bytes),
+      );
       t.equal(files[0]!.name, "commercialpolicybenchmark/v2/assessment.proto", `${label}: the file asked for first`);
-      t.ok(files.some((f) => f.name === "google/api/annotations.proto"), `${label}: with what it imports`);
+      t.ok(
+        files.some((f) => f.name === "google/api/annotations.proto"),
+        `${label}: with what it imports`,
+      );
       // The files make a complete set: a registry resolves every import.
       const registry = createFileRegistry(files[0]!, (name) => files.find((f) => f.name === name));
-      t.ok(registry.getService("commercialpolicybenchmark.v2.AssessmentService"), `${label}: a registry builds from them`);
+      t.ok(
+        registry.getService("commercialpolicybenchmark.v2.AssessmentService"),
+        `${label}: a registry builds from them`,
+      );
 
       const second = answers[1]!.messageResponse.value as { fileDescriptorProto: Uint8Array[] };
       const secondNames = second.fileDescriptorProto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes).name);
       t.equal(secondNames[0], "commercialpolicybenchmark/v2/company.proto");
-      t.notOk(secondNames.includes("google/api/annotations.proto"), `${label}: an import already sent on this stream is not sent again`);
-      t.match(answers[2]!.messageResponse, { case: "errorResponse", value: { errorCode: 5, errorMessage: 'no file "no/such.proto"' } });
+      t.notOk(
+        secondNames.includes("google/api/annotations.proto"),
+        `${label}: an import already sent on this stream is not sent again`,
+      );
+      t.match(answers[2]!.messageResponse, {
+        case: "errorResponse",
+        value: { errorCode: 5, errorMessage: 'no file "no/such.proto"' },
+      });
       const numbers = answers[3]!.messageResponse;
       t.equal(numbers.case, "allExtensionNumbersResponse");
-      t.ok((numbers.value as { extensionNumber: number[] }).extensionNumber.includes(72295728), `${label}: google.api.http extends MethodOptions`);
+      t.ok(
+        (numbers.value as { extensionNumber: number[] }).extensionNumber.includes(72295728),
+        `${label}: google.api.http extends MethodOptions`,
+      );
     }
   }
 });

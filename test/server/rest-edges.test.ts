@@ -28,13 +28,18 @@ t.test("REST errors are problem documents with the right status", async (t) => {
   t.match(wrongMethod.body, { status: 405, code: "unimplemented", title: "Method Not Allowed" });
 
   // A body that arrives in many chunks is read whole: the same answer as its short form.
-  const group = '"naics": "52", "coverageId": 1, "exposureType": "Revenues", "exposureRangeLow": 0, "exposureRangeHigh": 1000000';
+  const group =
+    '"naics": "52", "coverageId": 1, "exposureType": "Revenues", "exposureRangeLow": 0, "exposureRangeHigh": 1000000';
   const short = await call("POST", `${P}/assessment/getTotalProgramCount`, `{${group}}`);
   const padded = await call("POST", `${P}/assessment/getTotalProgramCount`, `{${" ".repeat(900 * 1024)}${group}}`);
   t.same(padded, { ...short, headers: padded.headers }, "a 900 KiB body");
   t.equal(padded.status, short.status);
 
-  const tooLarge = await call("POST", `${P}/assessment/getTotalProgramCount`, `{"naics": "${"5".repeat(1024 * 1024)}"}`);
+  const tooLarge = await call(
+    "POST",
+    `${P}/assessment/getTotalProgramCount`,
+    `{"naics": "${"5".repeat(1024 * 1024)}"}`,
+  );
   t.equal(tooLarge.status, 413);
   t.match(tooLarge.body, { code: "resource_exhausted" });
 
@@ -55,24 +60,40 @@ t.test("REST errors are problem documents with the right status", async (t) => {
     { field: "exposureRangeHigh", message: "is required" },
   ]);
 
-  const formPairs = await call("POST", `${P}/assessment/getTotalProgramCount`, `coverageId=x&naics=52&exposureRangeLow=1&exposureRangeHigh=2`);
+  const formPairs = await call(
+    "POST",
+    `${P}/assessment/getTotalProgramCount`,
+    `coverageId=x&naics=52&exposureRangeLow=1&exposureRangeHigh=2`,
+  );
   t.equal(formPairs.status, 400, "key=value bodies are read like a query string");
   t.same(formPairs.body.errors, [{ field: "coverageId", message: '"x" is not an integer' }]);
 
-  const trailing = await call("POST", `${P}/assessment/getTotalProgramCount`, `coverageId=1&&naics=52&exposureRangeLow=0&exposureRangeHigh=1&flag&`);
-  t.same(trailing.body.errors, [{ field: "coverageId", message: "1 is not a known coverage" }], "any key=value body, empty pairs included");
+  const trailing = await call(
+    "POST",
+    `${P}/assessment/getTotalProgramCount`,
+    `coverageId=1&&naics=52&exposureRangeLow=0&exposureRangeHigh=1&flag&`,
+  );
+  t.same(
+    trailing.body.errors,
+    [{ field: "coverageId", message: "1 is not a known coverage" }],
+    "any key=value body, empty pairs included",
+  );
 
   const doubleSlash = await call("GET", `/${P}/company/x`);
   t.equal(doubleSlash.status, 400, "a leading // is a path, not a host");
 
   const badId = await call("GET", `${P}/company/x`);
-  t.same(badId.body, {
-    status: 400,
-    code: "invalid_argument",
-    title: "Bad Request",
-    detail: "1 input is invalid",
-    errors: [{ field: "id", message: '"x" is not an integer' }],
-  }, "problem kinds stay inside");
+  t.same(
+    badId.body,
+    {
+      status: 400,
+      code: "invalid_argument",
+      title: "Bad Request",
+      detail: "1 input is invalid",
+      errors: [{ field: "id", message: '"x" is not an integer' }],
+    },
+    "problem kinds stay inside",
+  );
 });
 
 t.test("every response carries X-Request-Id, and each request writes one log line", async (t) => {
@@ -82,7 +103,9 @@ t.test("every response carries X-Request-Id, and each request writes one log lin
   const server = await startTestServer(t, knex, { logLines });
 
   const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-  const own = await fetch(`${server.url}${P}/company/1001`, { headers: { "x-request-id": "abc.DEF_1-2", authorization: "Bearer secret-token", traceparent } });
+  const own = await fetch(`${server.url}${P}/company/1001`, {
+    headers: { "x-request-id": "abc.DEF_1-2", authorization: "Bearer secret-token", traceparent },
+  });
   t.equal(own.headers.get("x-request-id"), "abc.DEF_1-2", "a well-formed caller id is kept");
   const fresh = await fetch(`${server.url}${P}/company/1001`, { headers: { "x-request-id": "no spaces allowed" } });
   t.match(fresh.headers.get("x-request-id"), /^[0-9a-f-]{36}$/, "anything else gets a new id");
@@ -91,7 +114,16 @@ t.test("every response carries X-Request-Id, and each request writes one log lin
 
   await new Promise((resolve) => setTimeout(resolve, 50));
   const line = logLines.find((l) => l.requestId === "abc.DEF_1-2");
-  t.match(line, { msg: "request", method: "GET", path: `${P}/company/1001`, protocol: "rest", status: 200, code: "ok", subject: "anonymous", traceId: "4bf92f3577b34da6a3ce929d0e0e4736" });
+  t.match(line, {
+    msg: "request",
+    method: "GET",
+    path: `${P}/company/1001`,
+    protocol: "rest",
+    status: 200,
+    code: "ok",
+    subject: "anonymous",
+    traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+  });
   t.notOk("traceId" in logLines.find((l) => l.requestId !== "abc.DEF_1-2")!, "no traceparent, no trace id");
   t.type(line?.durationMs, "number");
   t.notMatch(JSON.stringify(logLines), /secret-token/, "the token is never logged");
@@ -99,14 +131,21 @@ t.test("every response carries X-Request-Id, and each request writes one log lin
 });
 
 t.test("a 503 the service chose is logged as a warning, not an error", async (t) => {
-  const unreachable = knexFactory({ client: "pg", connection: "postgres://postgres@127.0.0.1:1/none", pool: { min: 0, max: 1 } });
+  const unreachable = knexFactory({
+    client: "pg",
+    connection: "postgres://postgres@127.0.0.1:1/none",
+    pool: { min: 0, max: 1 },
+  });
   t.teardown(() => unreachable.destroy());
   const logLines: Record<string, unknown>[] = [];
   const server = await startTestServer(t, unreachable, { logLines });
   const away = await fetch(`${server.url}${P}/company/1001`, { headers: { "x-request-id": "db-away" } });
   t.equal(away.status, 503);
   await new Promise((resolve) => setTimeout(resolve, 50));
-  t.match(logLines.find((l) => l.requestId === "db-away" && l.msg === "request"), { status: 503, code: "unavailable", level: 40 });
+  t.match(
+    logLines.find((l) => l.requestId === "db-away" && l.msg === "request"),
+    { status: 503, code: "unavailable", level: 40 },
+  );
 });
 
 t.test("health: /healthz always, /readyz and gRPC health when the database answers", async (t) => {
@@ -138,16 +177,24 @@ t.test("health: /healthz always, /readyz and gRPC health when the database answe
 
   const serving = await callWithGrpcJs(server.url, Health.method.check, { service: "" });
   t.equal(serving.status, HealthCheckResponse_ServingStatus.SERVING, "grpc.health.v1 answers without a token");
-  const company = await callWithGrpcJs(server.url, Health.method.check, { service: "commercialpolicybenchmark.v2.CompanyService" });
+  const company = await callWithGrpcJs(server.url, Health.method.check, {
+    service: "commercialpolicybenchmark.v2.CompanyService",
+  });
   t.equal(company.status, HealthCheckResponse_ServingStatus.SERVING);
-  const unknown = await callWithGrpcJs(server.url, Health.method.check, { service: "nope" }).catch((e: { code: number }) => e);
+  const unknown = await callWithGrpcJs(server.url, Health.method.check, { service: "nope" }).catch(
+    (e: { code: number }) => e,
+  );
   t.equal((unknown as { code: number }).code, 5, "unknown service: NOT_FOUND");
 });
 
 t.test("bytes that are not HTTP, or a broken HTTP/2 preface, cost one connection only", async (t) => {
   const { knex } = await createTestDatabase(t);
   const server = await startTestServer(t, knex);
-  for (const garbage of ["\x00\x01\x02 not http at all\r\n\r\n", "PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00garbage-frames"]) {
+  for (const garbage of [
+    "\x00\x01\x02 not http at all\r\n\r\n",
+    "PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n",
+    "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00garbage-frames",
+  ]) {
     await new Promise<void>((resolve) => {
       const socket = connect(server.port, "127.0.0.1", () => socket.end(garbage));
       socket.on("error", () => resolve());

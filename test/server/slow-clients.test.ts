@@ -25,14 +25,23 @@ t.test("slow clients lose their connection or stream, on HTTP/1.1 and HTTP/2", a
       socket.on("close", () => resolve(Date.now() - started));
       socket.resume();
     });
-  t.ok((await closedWithin((s) => s.write("GET /healthz HTTP/1.1\r\nHost: x\r\n"))) < 3_000, "HTTP/1.1 headers that never end");
-  t.ok((await closedWithin((s) => s.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"))) < 3_000, "an HTTP/2 preface and then silence");
+  t.ok(
+    (await closedWithin((s) => s.write("GET /healthz HTTP/1.1\r\nHost: x\r\n"))) < 3_000,
+    "HTTP/1.1 headers that never end",
+  );
+  t.ok(
+    (await closedWithin((s) => s.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"))) < 3_000,
+    "an HTTP/2 preface and then silence",
+  );
   t.ok((await closedWithin(() => {})) < 3_000, "a connection that sends nothing");
 
   const session = http2.connect(server.url);
   t.teardown(() => session.destroy());
   const started = Date.now();
-  const stream = session.request({ ":method": "POST", ":path": "/commercialpolicybenchmark/v2.0/assessment/getTotalProgramCount" });
+  const stream = session.request({
+    ":method": "POST",
+    ":path": "/commercialpolicybenchmark/v2.0/assessment/getTotalProgramCount",
+  });
   stream.write('{"naics": ');
   stream.on("error", () => {});
   const code = await new Promise<number>((resolve) => stream.on("close", () => resolve(stream.rstCode ?? -1)));

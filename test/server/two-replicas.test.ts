@@ -9,10 +9,18 @@ import { startTestServer } from "../helpers/server.js";
 
 const AS_OF = "2026-08-31";
 const P = "/commercialpolicybenchmark/v2.0";
-const REQUEST = { path: "assessment/getassessmentdata", body: { ...EVERY_SECTOR_GROUP, limit: 5_000_000, premium: 50_000, retention: 100_000 } };
+const REQUEST = {
+  path: "assessment/getassessmentdata",
+  body: { ...EVERY_SECTOR_GROUP, limit: 5_000_000, premium: 50_000, retention: 100_000 },
+};
 
 t.test("two replicas answer the new data within a second of the commit, never the old after the new", async (t) => {
-  const { knex, url, importNext } = await databaseWithNextImport(t, "replicas", { companies: 200, programs: 2_000, losses: 300, asOf: AS_OF });
+  const { knex, url, importNext } = await databaseWithNextImport(t, "replicas", {
+    companies: 200,
+    programs: 2_000,
+    losses: 300,
+    asOf: AS_OF,
+  });
 
   const log = pino({ level: "silent" });
   const replicas = await Promise.all(
@@ -20,7 +28,11 @@ t.test("two replicas answer the new data within a second of the commit, never th
       const watcher = createDatasetVersionWatcher({ connectionString: url, log });
       t.teardown(() => watcher.stop());
       await watcher.start();
-      return startTestServer(t, knex, { asOf: AS_OF, datasetVersion: () => watcher.current(), answerCacheBytes: 1 << 20 });
+      return startTestServer(t, knex, {
+        asOf: AS_OF,
+        datasetVersion: () => watcher.current(),
+        answerCacheBytes: 1 << 20,
+      });
     }),
   );
   const truth = await startTestServer(t, knex, { asOf: AS_OF }); // no cache: what the database says now
@@ -28,7 +40,8 @@ t.test("two replicas answer the new data within a second of the commit, never th
     const res = await fetch(`${base}${P}/${REQUEST.path}`, { method: "POST", body: JSON.stringify(REQUEST.body) });
     return res.text();
   };
-  const hits = async (base: string) => ((await (await fetch(`${base}/readyz`)).json()) as { answerCache: { hits: number } }).answerCache.hits;
+  const hits = async (base: string) =>
+    ((await (await fetch(`${base}/readyz`)).json()) as { answerCache: { hits: number } }).answerCache.hits;
 
   const oldAnswer = await ask(truth.url);
   for (const replica of replicas) {
@@ -54,7 +67,10 @@ t.test("two replicas answer the new data within a second of the commit, never th
         else if (newSince !== undefined) staleAfterNew++;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      t.ok(newSince !== undefined && newSince < 1_000, `replica ${i + 1} answered the new data ${Math.round(newSince ?? Infinity)} ms after the commit`);
+      t.ok(
+        newSince !== undefined && newSince < 1_000,
+        `replica ${i + 1} answered the new data ${Math.round(newSince ?? Infinity)} ms after the commit`,
+      );
       t.equal(staleAfterNew, 0, `replica ${i + 1} never went back to the old answer`);
     }),
   );

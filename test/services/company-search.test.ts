@@ -17,7 +17,10 @@ t.test("company search", async (t) => {
   const server = await startTestServer(t, knex);
   const search = async (query: string) => {
     const res = await fetch(`${server.url}${P}/company${query}`);
-    return { status: res.status, body: (await res.json()) as { data?: { id: number }[]; errors?: unknown[]; totalCount?: number } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { data?: { id: number }[]; errors?: unknown[]; totalCount?: number },
+    };
   };
   const ids = async (query: string) => {
     const answer = await search(query);
@@ -45,10 +48,18 @@ t.test("company search", async (t) => {
     // "  padded" (space first), "100%", acme x4, bank, istanbul (İ lower-cases to i), müller, o'brien, zürich, ábaco (U+00E1 > z)
     t.same(await ids(""), [20, 15, 10, 11, 21, 12, 19, 18, 17, 16, 14, 13]);
     t.same(await ids("?$orderby=CompanyName%20DESC,%20id%20desc&$top=3"), [13, 14, 16]);
-    t.same(await ids("?%24orderBy=OrganizationType,Id%20desc"), [21, 20, 18, 17, 16, 15, 13, 11, 12, 19, 14, 10], "NFP, PRV, PSB, PUB");
+    t.same(
+      await ids("?%24orderBy=OrganizationType,Id%20desc"),
+      [21, 20, 18, 17, 16, 15, 13, 11, 12, 19, 14, 10],
+      "NFP, PRV, PSB, PUB",
+    );
     const last = await search("?$skip=10&$top=5");
     t.match(last.body, { hasMoreResults: false, pageIndex: 2, skip: 10, take: 5, totalCount: 12 });
-    t.match((await search("?$top=0&$skip=3")).body, { hasMoreResults: true, pageIndex: 0, pageSize: 0, data: [] }, "top 0: counts only");
+    t.match(
+      (await search("?$top=0&$skip=3")).body,
+      { hasMoreResults: true, pageIndex: 0, pageSize: 0, data: [] },
+      "top 0: counts only",
+    );
     t.match((await search("?$skip=99")).body, { hasMoreResults: false, totalCount: 12, data: [] });
   });
 
@@ -88,7 +99,16 @@ t.test("company search", async (t) => {
 
   t.test("bad queries: a 400 naming the parameter, with the position", async (t) => {
     const answer = await search(`?$filter=${encodeURIComponent("Revenue gt 5")}`);
-    t.same(answer, { status: 400, body: { status: 400, code: "invalid_argument", title: "Bad Request", detail: "1 input is invalid", errors: [{ field: "$filter", message: "unknown property 'Revenue' at 0", position: 0 }] } });
+    t.same(answer, {
+      status: 400,
+      body: {
+        status: 400,
+        code: "invalid_argument",
+        title: "Bad Request",
+        detail: "1 input is invalid",
+        errors: [{ field: "$filter", message: "unknown property 'Revenue' at 0", position: 0 }],
+      },
+    });
     t.same((await search("?$orderBy=Name&$skip=-1&$top=1001&$filter=Id%20eq")).body.errors, [
       { field: "$filter", message: "unexpected end of filter at 5", position: 5 },
       { field: "$orderBy", message: "unknown property 'Name' at 0", position: 0 },
@@ -96,7 +116,9 @@ t.test("company search", async (t) => {
       { field: "$top", message: "must be from 0 to 1000, not 1001" },
     ]);
     t.same((await search("?$top=ten")).body.errors, [{ field: "$top", message: '"ten" is not an integer' }]);
-    t.same((await search("?$orderBy=Id%20up")).body.errors, [{ field: "$orderBy", message: "expected asc or desc instead of 'up' at 3", position: 3 }]);
+    t.same((await search("?$orderBy=Id%20up")).body.errors, [
+      { field: "$orderBy", message: "expected asc or desc instead of 'up' at 3", position: 3 },
+    ]);
   });
 
   t.test("injection attempts: a 400 or a correct empty answer, and the data untouched", async (t) => {
@@ -119,9 +141,17 @@ t.test("company search", async (t) => {
     ];
     for (const filter of attempts) {
       const answer = await search(`?$filter=${encodeURIComponent(filter)}`);
-      t.ok(answer.status === 400 || (answer.status === 200 && answer.body.totalCount === 0), `${JSON.stringify(filter.slice(0, 60))}: ${answer.status}`);
+      t.ok(
+        answer.status === 400 || (answer.status === 200 && answer.body.totalCount === 0),
+        `${JSON.stringify(filter.slice(0, 60))}: ${answer.status}`,
+      );
     }
-    for (const query of ["?$orderBy=Id;drop%20table%20companies", "?$orderBy=company_id", "?$top=1;delete", "?$skip=1%20or%201=1"]) {
+    for (const query of [
+      "?$orderBy=Id;drop%20table%20companies",
+      "?$orderBy=company_id",
+      "?$top=1;delete",
+      "?$skip=1%20or%201=1",
+    ]) {
       t.equal((await search(query)).status, 400, query);
     }
     t.equal((await knex("companies").count("* as n").first())?.n, "12", "every company is still there");
@@ -130,7 +160,10 @@ t.test("company search", async (t) => {
   t.test("gRPC answers the same page", async (t) => {
     const client = createClient(CompanyService, createGrpcTransport({ baseUrl: server.url }));
     const page = await client.searchCompanies({ filter: "startswith(CompanyName,'acme')", orderBy: "Id desc", top: 2 });
-    t.same(page.data.map((row) => row.id), [21n, 12n]);
+    t.same(
+      page.data.map((row) => row.id),
+      [21n, 12n],
+    );
     t.equal(page.totalCount, 4n);
     t.equal(page.hasMoreResults, true);
   });

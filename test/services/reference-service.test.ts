@@ -44,7 +44,14 @@ const FIXTURE = {
 
 const EXPECTED = {
   coverages: [
-    { coverageId: 1, name: "Directors & Officers", linesOfBusiness: [{ lineOfBusinessId: 11, name: "Side A" }, { lineOfBusinessId: 12, name: "Side B" }] },
+    {
+      coverageId: 1,
+      name: "Directors & Officers",
+      linesOfBusiness: [
+        { lineOfBusinessId: 11, name: "Side A" },
+        { lineOfBusinessId: 12, name: "Side B" },
+      ],
+    },
     { coverageId: 2, name: "Crime", linesOfBusiness: [] },
     { coverageId: 3, name: "Cyber", linesOfBusiness: [{ lineOfBusinessId: 31, name: "First Party" }] },
   ],
@@ -56,9 +63,17 @@ const EXPECTED = {
   ],
   naicsSectors: [
     { code: "31", name: "Manufacturing", subsectors: [{ code: "311", name: "Food Manufacturing" }] },
-    { code: "33", name: "Manufacturing", subsectors: [{ code: "336", name: "Transportation Equipment Manufacturing" }] },
+    {
+      code: "33",
+      name: "Manufacturing",
+      subsectors: [{ code: "336", name: "Transportation Equipment Manufacturing" }],
+    },
     { code: "45", name: "Retail Trade", subsectors: [{ code: "454", name: null }] },
-    { code: "52", name: "Finance and Insurance", subsectors: [{ code: "524", name: "Insurance Carriers and Related Activities" }] },
+    {
+      code: "52",
+      name: "Finance and Insurance",
+      subsectors: [{ code: "524", name: "Insurance Carriers and Related Activities" }],
+    },
     { code: "99", name: null, subsectors: [] },
   ],
   datasetVersion: 1,
@@ -77,7 +92,12 @@ async function importedDatabase(t: Parameters<typeof createTempDir>[0]) {
 }
 
 /** Merges one more coverage into the data set, as `cpb import` of a coverages.csv would. */
-async function importCoverage(t: Parameters<typeof createTempDir>[0], knex: Parameters<typeof importDataset>[0], id: number, name: string) {
+async function importCoverage(
+  t: Parameters<typeof createTempDir>[0],
+  knex: Parameters<typeof importDataset>[0],
+  id: number,
+  name: string,
+) {
   await importDataset(knex, await writeDataset(t, { "coverages.csv": `coverage_id,name\n${id},${name}\n` }));
 }
 
@@ -88,9 +108,17 @@ t.test("the imported data over REST, gRPC and Connect, with a real token", async
   const rest = await fetch(`${server.url}${PATH}`, { headers: { authorization } });
   t.equal(rest.status, 200);
   t.match(rest.headers.get("content-type"), /^application\/json/);
-  t.same(await rest.json(), EXPECTED, "REST: the data's coverages, LOBs, organization types and NAICS codes, explicit nulls");
+  t.same(
+    await rest.json(),
+    EXPECTED,
+    "REST: the data's coverages, LOBs, organization types and NAICS codes, explicit nulls",
+  );
   const unknown = await fetch(`${server.url}${PATH}?coverageId=1&naics=52&surprise=1`, { headers: { authorization } });
-  t.same([unknown.status, await unknown.json()], [200, EXPECTED], "unknown query parameters are ignored, as by every operation");
+  t.same(
+    [unknown.status, await unknown.json()],
+    [200, EXPECTED],
+    "unknown query parameters are ignored, as by every operation",
+  );
 
   const transports: [string, Transport][] = [
     ["gRPC", createGrpcTransport({ baseUrl: server.url })],
@@ -99,8 +127,16 @@ t.test("the imported data over REST, gRPC and Connect, with a real token", async
   ];
   for (const [protocol, transport] of transports) {
     const answer = await createClient(ReferenceService, transport).getReferenceData({}, { headers: { authorization } });
-    t.same(JSON.parse(Buffer.concat(messageJson(ReferenceDataSchema, answer).chunks()).toString("utf8")), EXPECTED, protocol);
-    t.equal(answer.organizationTypes.find((type) => type.code === "PSB")?.name, undefined, `${protocol}: a code without a name has it unset`);
+    t.same(
+      JSON.parse(Buffer.concat(messageJson(ReferenceDataSchema, answer).chunks()).toString("utf8")),
+      EXPECTED,
+      protocol,
+    );
+    t.equal(
+      answer.organizationTypes.find((type) => type.code === "PSB")?.name,
+      undefined,
+      `${protocol}: a code without a name has it unset`,
+    );
   }
 });
 
@@ -113,10 +149,16 @@ t.test("refused without a token, over every protocol", async (t) => {
   t.match(rest.headers.get("www-authenticate"), /^Bearer/);
   const forged = await fetch(`${server.url}${PATH}`, { headers: { authorization: "Bearer not-a-token" } });
   t.equal(forged.status, 401, "nor with a token that is not one");
-  for (const transport of [createGrpcTransport({ baseUrl: server.url }), createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" })]) {
+  for (const transport of [
+    createGrpcTransport({ baseUrl: server.url }),
+    createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }),
+  ]) {
     const error = await createClient(ReferenceService, transport)
       .getReferenceData({})
-      .then(() => undefined, (e: unknown) => ConnectError.from(e));
+      .then(
+        () => undefined,
+        (e: unknown) => ConnectError.from(e),
+      );
     t.equal(error?.code, Code.Unauthenticated);
   }
 });
@@ -125,47 +167,78 @@ t.test("an import that adds a coverage changes the answer: no answer outlives it
   const { knex } = await importedDatabase(t);
   const server = await startTestServer(t, knex);
   const connect = createClient(ReferenceService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
-  const restCoverages = async () => ((await (await fetch(`${server.url}${PATH}`)).json()) as typeof EXPECTED).coverages.map((c) => c.name);
+  const restCoverages = async () =>
+    ((await (await fetch(`${server.url}${PATH}`)).json()) as typeof EXPECTED).coverages.map((c) => c.name);
   t.same(await restCoverages(), ["Directors & Officers", "Crime", "Cyber"]);
 
   await importCoverage(t, knex, 4, "Employment Practices");
-  t.same(await restCoverages(), ["Directors & Officers", "Crime", "Cyber", "Employment Practices"], "REST, at once after the import");
+  t.same(
+    await restCoverages(),
+    ["Directors & Officers", "Crime", "Cyber", "Employment Practices"],
+    "REST, at once after the import",
+  );
   const imported = await connect.getReferenceData({});
-  t.same(imported.coverages.map((c) => c.coverageId), [1, 2, 3, 4], "Connect");
+  t.same(
+    imported.coverages.map((c) => c.coverageId),
+    [1, 2, 3, 4],
+    "Connect",
+  );
   t.equal(imported.datasetVersion, 2n, "the import's dataset version");
 
   // Read once per version: a change made without a new version is not seen...
   await knex("coverages").where({ coverage_id: 4 }).update({ name: "Renamed behind the version's back" });
-  t.same((await connect.getReferenceData({})).coverages.at(-1)?.name, "Employment Practices", "the answer of the version is kept");
+  t.same(
+    (await connect.getReferenceData({})).coverages.at(-1)?.name,
+    "Employment Practices",
+    "the answer of the version is kept",
+  );
   // ...and the next version is read again.
   await knex("dataset_version").increment("version", 1);
   t.same((await connect.getReferenceData({})).coverages.at(-1)?.name, "Renamed behind the version's back");
 });
 
-t.test("with the version watcher and the answer cache, as cpb serve runs: the new version's answer once it is heard", async (t) => {
-  const { knex, url } = await importedDatabase(t);
-  const watcher = createDatasetVersionWatcher({ connectionString: url, log: pino({ level: "silent" }) });
-  t.teardown(() => watcher.stop());
-  await watcher.start();
-  const { server, authorization } = await startAuthenticatedServer(t, knex, { datasetVersion: () => watcher.current(), answerCacheBytes: 1024 * 1024 });
-  const grpc = createClient(ReferenceService, createGrpcTransport({ baseUrl: server.url }));
-  const rest = () => fetch(`${server.url}${PATH}`, { headers: { authorization } });
+t.test(
+  "with the version watcher and the answer cache, as cpb serve runs: the new version's answer once it is heard",
+  async (t) => {
+    const { knex, url } = await importedDatabase(t);
+    const watcher = createDatasetVersionWatcher({ connectionString: url, log: pino({ level: "silent" }) });
+    t.teardown(() => watcher.stop());
+    await watcher.start();
+    const { server, authorization } = await startAuthenticatedServer(t, knex, {
+      datasetVersion: () => watcher.current(),
+      answerCacheBytes: 1024 * 1024,
+    });
+    const grpc = createClient(ReferenceService, createGrpcTransport({ baseUrl: server.url }));
+    const rest = () => fetch(`${server.url}${PATH}`, { headers: { authorization } });
 
-  const before = await rest();
-  const etag = before.headers.get("etag")!;
-  t.ok(etag, "an ETag");
-  t.equal((await fetch(`${server.url}${PATH}`, { headers: { authorization, "if-none-match": etag } })).status, 304, "revalidated while the data stands");
-  t.equal((await grpc.getReferenceData({}, { headers: { authorization } })).coverages.length, 3);
-  t.equal((await grpc.getReferenceData({}, { headers: { authorization } })).coverages.length, 3, "kept for gRPC too");
+    const before = await rest();
+    const etag = before.headers.get("etag")!;
+    t.ok(etag, "an ETag");
+    t.equal(
+      (await fetch(`${server.url}${PATH}`, { headers: { authorization, "if-none-match": etag } })).status,
+      304,
+      "revalidated while the data stands",
+    );
+    t.equal((await grpc.getReferenceData({}, { headers: { authorization } })).coverages.length, 3);
+    t.equal((await grpc.getReferenceData({}, { headers: { authorization } })).coverages.length, 3, "kept for gRPC too");
 
-  const seen = watcher.current()!;
-  await importCoverage(t, knex, 4, "Employment Practices");
-  await waitFor(() => watcher.current()! > seen, "the import's version notice");
-  const after = await rest();
-  t.not(after.headers.get("etag"), etag, "a new ETag");
-  t.same(((await after.json()) as typeof EXPECTED).coverages.map((c) => c.coverageId), [1, 2, 3, 4], "REST: the new coverage");
-  t.same((await grpc.getReferenceData({}, { headers: { authorization } })).coverages.map((c) => c.coverageId), [1, 2, 3, 4], "gRPC: the new coverage");
-});
+    const seen = watcher.current()!;
+    await importCoverage(t, knex, 4, "Employment Practices");
+    await waitFor(() => watcher.current()! > seen, "the import's version notice");
+    const after = await rest();
+    t.not(after.headers.get("etag"), etag, "a new ETag");
+    t.same(
+      ((await after.json()) as typeof EXPECTED).coverages.map((c) => c.coverageId),
+      [1, 2, 3, 4],
+      "REST: the new coverage",
+    );
+    t.same(
+      (await grpc.getReferenceData({}, { headers: { authorization } })).coverages.map((c) => c.coverageId),
+      [1, 2, 3, 4],
+      "gRPC: the new coverage",
+    );
+  },
+);
 
 t.test("the reference data is read again when the dataset version changes (an import), and only then", async (t) => {
   // With the watcher's version (cpb serve), and without one (the version read per call).
@@ -186,9 +259,20 @@ t.test("the reference data is read again when the dataset version changes (an im
     await importCoverage(t, knex, 4, "Employment Practices");
     heard = await readDatasetVersion(knex);
     reads = 0; // the import's own statements
-    const answers = [await connect.getReferenceData({}), await connect.getReferenceData({}), await connect.getReferenceData({})];
-    t.same(answers.map((answer) => answer.coverages.length), [4, 4, 4], `${label}: the imported coverage`);
-    t.same(answers.map((answer) => answer.datasetVersion), [2n, 2n, 2n]);
+    const answers = [
+      await connect.getReferenceData({}),
+      await connect.getReferenceData({}),
+      await connect.getReferenceData({}),
+    ];
+    t.same(
+      answers.map((answer) => answer.coverages.length),
+      [4, 4, 4],
+      `${label}: the imported coverage`,
+    );
+    t.same(
+      answers.map((answer) => answer.datasetVersion),
+      [2n, 2n, 2n],
+    );
     t.equal(reads, 1, `${label}: read again once, for the new version`);
   }
 });
@@ -216,21 +300,37 @@ t.test("the reflection and metrics lists name the service", async (t) => {
   const reflection = createClient(ServerReflection, createGrpcTransport({ baseUrl: server.url }));
   async function* asked() {
     yield { messageRequest: { case: "listServices" as const, value: "" } };
-    yield { messageRequest: { case: "fileContainingSymbol" as const, value: "commercialpolicybenchmark.v2.ReferenceService.GetReferenceData" } };
+    yield {
+      messageRequest: {
+        case: "fileContainingSymbol" as const,
+        value: "commercialpolicybenchmark.v2.ReferenceService.GetReferenceData",
+      },
+    };
   }
   const answers = [];
-  for await (const answer of reflection.serverReflectionInfo(asked(), { headers: { authorization } })) answers.push(answer.messageResponse);
+  for await (const answer of reflection.serverReflectionInfo(asked(), { headers: { authorization } }))
+    answers.push(answer.messageResponse);
   const [listed, file] = answers;
   t.equal(listed?.case, "listServicesResponse");
   t.ok(
-    (listed?.value as { service: { name: string }[] }).service.some((s) => s.name === "commercialpolicybenchmark.v2.ReferenceService"),
+    (listed?.value as { service: { name: string }[] }).service.some(
+      (s) => s.name === "commercialpolicybenchmark.v2.ReferenceService",
+    ),
     "reflection lists it",
   );
   t.equal(file?.case, "fileDescriptorResponse");
   const first = (file?.value as { fileDescriptorProto: Uint8Array[] }).fileDescriptorProto[0]!;
-  t.equal(fromBinary(FileDescriptorProtoSchema, first).name, "commercialpolicybenchmark/v2/reference.proto", "and describes it");
+  t.equal(
+    fromBinary(FileDescriptorProtoSchema, first).name,
+    "commercialpolicybenchmark/v2/reference.proto",
+    "and describes it",
+  );
 
   const name = createOperationNamer();
   t.equal(name("GET", PATH), "commercialpolicybenchmark.v2.ReferenceService/GetReferenceData", "REST path");
-  t.equal(name("POST", "/commercialpolicybenchmark.v2.ReferenceService/GetReferenceData"), "commercialpolicybenchmark.v2.ReferenceService/GetReferenceData", "RPC path");
+  t.equal(
+    name("POST", "/commercialpolicybenchmark.v2.ReferenceService/GetReferenceData"),
+    "commercialpolicybenchmark.v2.ReferenceService/GetReferenceData",
+    "RPC path",
+  );
 });

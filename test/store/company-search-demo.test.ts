@@ -33,7 +33,9 @@ t.test("company search on the demo directory", async (t) => {
       const seen = new Map<number, number>();
       let total: number | undefined;
       for (let skip = 0; ; skip += 1000) {
-        const body = await page(`$filter=${encodeURIComponent(filter)}&$orderBy=${encodeURIComponent(orderBy)}&$top=1000&$skip=${skip}`);
+        const body = await page(
+          `$filter=${encodeURIComponent(filter)}&$orderBy=${encodeURIComponent(orderBy)}&$top=1000&$skip=${skip}`,
+        );
         total = body.totalCount;
         for (const row of body.data) seen.set(row.id, (seen.get(row.id) ?? 0) + 1);
         if (!body.hasMoreResults) break;
@@ -41,7 +43,10 @@ t.test("company search on the demo directory", async (t) => {
       const expected = await countMatching(knex, filter);
       t.equal(total, expected, `${filter || "no filter"}: total`);
       t.equal(seen.size, expected, `${filter || "no filter"} by ${orderBy || "default"}: every row`);
-      t.ok([...seen.values()].every((n) => n === 1), "once each");
+      t.ok(
+        [...seen.values()].every((n) => n === 1),
+        "once each",
+      );
     }
   });
 
@@ -68,12 +73,16 @@ t.test("company search on the demo directory", async (t) => {
 
 /** The reference count, by the same rules, straight from the table (lower-casing in JavaScript). */
 async function countMatching(knex: Knex, filter: string): Promise<number> {
-  const rows = (await knex("companies").select("company_name", "organization_type")) as { company_name: string; organization_type: string }[];
+  const rows = (await knex("companies").select("company_name", "organization_type")) as {
+    company_name: string;
+    organization_type: string;
+  }[];
   const lower = (s: string) => s.toLowerCase();
   const tests: Record<string, (r: { company_name: string; organization_type: string }) => boolean> = {
     "": () => true,
     "contains(CompanyName,'an')": (r) => lower(r.company_name).includes("an"),
-    "OrganizationType eq 'PUB' or startswith(CompanyName,'b')": (r) => r.organization_type === "PUB" || lower(r.company_name).startsWith("b"),
+    "OrganizationType eq 'PUB' or startswith(CompanyName,'b')": (r) =>
+      r.organization_type === "PUB" || lower(r.company_name).startsWith("b"),
   };
   return rows.filter(tests[filter]!).length;
 }

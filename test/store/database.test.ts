@@ -7,6 +7,8 @@ t.test("migrations create the schema with dataset version 0", async (t) => {
   t.equal(Number(row.version), 0);
   const down = await knex.migrate.rollback(undefined, true);
   t.ok(down, "rolls back");
-  const tables = await knex.raw(`select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name = 'companies'`);
+  const tables = await knex.raw(
+    `select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name = 'companies'`,
+  );
   t.equal(tables.rows[0].n, 0, "down drops the tables");
 });

@@ -76,7 +76,11 @@ t.test("a server hears of `cpb import` within one second of it exiting 0", async
 
   await watcher.start();
   t.equal(watcher.current(), 0, "the version of a fresh database is read at start");
-  t.same(changes.map((change) => change.version), [0], "onChange reports the first read");
+  t.same(
+    changes.map((change) => change.version),
+    [0],
+    "onChange reports the first read",
+  );
 
   const run = await runCliImport(url, dir);
   t.equal(run.code, 0, `cpb import exits 0\n${run.output}`);
@@ -87,7 +91,11 @@ t.test("a server hears of `cpb import` within one second of it exiting 0", async
   const latencyMs = (change?.at ?? Infinity) - run.exitedAt;
   t.comment(`onChange fired ${latencyMs.toFixed(0)} ms after the import exited (negative: before it exited)`);
   t.ok(latencyMs < 1_000, `within one second of the exit (${latencyMs.toFixed(0)} ms)`);
-  t.same(changes.map((entry) => entry.version), [0, 1], "one change per import, no repeats");
+  t.same(
+    changes.map((entry) => entry.version),
+    [0, 1],
+    "one change per import, no repeats",
+  );
 });
 
 t.test("after its connection is killed it reconnects and re-reads a version it was never notified of", async (t) => {
@@ -107,8 +115,14 @@ t.test("after its connection is killed it reconnects and re-reads a version it w
   );
   t.equal(killed.rows.length, 1, "the watcher's one connection is found by its application_name");
   await waitFor("the watcher to catch up", () => watcher.current() === 5);
-  t.same(changes.map((change) => change.version), [0, 5]);
-  t.ok(lines.some((line) => line.level === 40 && /connection lost/.test(line.msg)), "the loss is logged at warn");
+  t.same(
+    changes.map((change) => change.version),
+    [0, 5],
+  );
+  t.ok(
+    lines.some((line) => line.level === 40 && /connection lost/.test(line.msg)),
+    "the loss is logged at warn",
+  );
 
   await knex.raw("update dataset_version set version = version + 1, changed_at = now()");
   await knex.raw("select pg_notify('cpb_dataset_version', '6')");
@@ -134,8 +148,14 @@ t.test("while the database is unreachable it retries, and catches up when it ret
 
   await proxy.restore();
   await waitFor("the watcher to catch up", () => watcher.current() === 1);
-  t.same(changes.map((change) => change.version), [0, 1]);
-  t.ok(lines.every((line) => line.level <= 40), "nothing worse than warn is logged");
+  t.same(
+    changes.map((change) => change.version),
+    [0, 1],
+  );
+  t.ok(
+    lines.every((line) => line.level <= 40),
+    "nothing worse than warn is logged",
+  );
 });
 
 t.test("start() waits for a database that is not there yet", async (t) => {
@@ -165,7 +185,10 @@ t.test("payloads that are not versions are ignored; stop() cancels a pending rec
   await knex.raw("select pg_notify('cpb_dataset_version', 'not a number'), pg_notify('cpb_dataset_version', '-3')");
   await knex.raw("select pg_notify('cpb_dataset_version', '7')");
   await waitFor("the good payload", () => watcher.current() === 7);
-  t.same(changes.map((change) => change.version), [0, 7]);
+  t.same(
+    changes.map((change) => change.version),
+    [0, 7],
+  );
 
   await knex.raw(
     "select pg_terminate_backend(pid) from pg_stat_activity where application_name = ? and datname = current_database()",

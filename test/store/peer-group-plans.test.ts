@@ -19,15 +19,31 @@ t.test("on the demo data, a one-coverage peer group reads programs through an in
   await importDataset(knex, dir);
   const server = await startTestServer(t, knex, { asOf: AS_OF });
 
-  const busiest = await knex("programs").select("coverage_id").count("* as n").groupBy("coverage_id").orderBy("n", "desc").first();
+  const busiest = await knex("programs")
+    .select("coverage_id")
+    .count("* as n")
+    .groupBy("coverage_id")
+    .orderBy("n", "desc")
+    .first();
   const statements: { sql: string; bindings: Knex.RawBinding[] }[] = [];
   knex.on("query", (query: { sql: string; bindings: Knex.RawBinding[] }) => statements.push(query));
   const group = { naics: ["52", "54"], coverageId: busiest!.coverage_id, exposureRangeLow: 0, exposureRangeHigh: 1e15 };
-  for (const operation of ["getassessmentdata", "getrpmdistributiondata", "getTotalProgramCount", "getTotalLossCount"]) {
-    const res = await fetch(`${server.url}${P}/assessment/${operation}`, { method: "POST", body: JSON.stringify(group) });
+  for (const operation of [
+    "getassessmentdata",
+    "getrpmdistributiondata",
+    "getTotalProgramCount",
+    "getTotalLossCount",
+  ]) {
+    const res = await fetch(`${server.url}${P}/assessment/${operation}`, {
+      method: "POST",
+      body: JSON.stringify(group),
+    });
     t.equal(res.status, 200, operation);
   }
-  const res = await fetch(`${server.url}${P}/lossdetails/getlimitadequacydata`, { method: "POST", body: JSON.stringify(group) });
+  const res = await fetch(`${server.url}${P}/lossdetails/getlimitadequacydata`, {
+    method: "POST",
+    body: JSON.stringify(group),
+  });
   t.equal(res.status, 200);
   knex.removeAllListeners("query");
   t.equal(statements.length, 5, "one statement, one round trip, per operation");

@@ -12,17 +12,40 @@ import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
 
 const P = "/commercialpolicybenchmark/v2.0";
-const GROUP = { naics: ["52"], coverageId: 1, lineOfBusinessId: [0], exposureType: "Revenues", exposureRangeLow: 0, exposureRangeHigh: 10_000_000 };
+const GROUP = {
+  naics: ["52"],
+  coverageId: 1,
+  lineOfBusinessId: [0],
+  exposureType: "Revenues",
+  exposureRangeLow: 0,
+  exposureRangeHigh: 10_000_000,
+};
 
 /** A POST with the raw answer: status, headers and the body as sent, not decoded. */
-function postRaw(url: string, body: object, acceptEncoding?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function postRaw(
+  url: string,
+  body: object,
+  acceptEncoding?: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: "POST", headers: { "content-type": "application/json", ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
+    const request = http.request(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on("error", reject);
+      },
+    );
     request.on("error", reject);
     request.end(JSON.stringify(body));
   });
@@ -67,10 +90,16 @@ t.test("REST answers compressed as asked, over 1 KiB", async (t) => {
 t.test("a kept answer keeps its compressed forms", async (t) => {
   const { knex } = await createTestDatabase(t);
   await insertAnalyticsFixture(knex);
-  const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, datasetVersion: () => 1, answerCacheBytes: 1 << 20 });
+  const server = await startTestServer(t, knex, {
+    asOf: FIXTURE_AS_OF,
+    datasetVersion: () => 1,
+    answerCacheBytes: 1 << 20,
+  });
   const assessment = `${server.url}${P}/assessment/getassessmentdata`;
   const body = { ...GROUP, limit: 1_000_000, premium: 12_500.5, retention: 25_000 };
-  const kept = async () => ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: { bytes: number; hits: number } }).answerCache;
+  const kept = async () =>
+    ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: { bytes: number; hits: number } })
+      .answerCache;
 
   const json = (await postRaw(assessment, body)).body.toString("utf8");
   const plainBytes = (await kept()).bytes;
@@ -93,9 +122,24 @@ t.test("Connect negotiates compression", async (t) => {
   const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF });
   const client = createClient(
     AssessmentService,
-    createConnectTransport({ baseUrl: server.url, httpVersion: "1.1", sendCompression: compressionGzip, acceptCompression: [compressionGzip], compressMinBytes: 0 }),
+    createConnectTransport({
+      baseUrl: server.url,
+      httpVersion: "1.1",
+      sendCompression: compressionGzip,
+      acceptCompression: [compressionGzip],
+      compressMinBytes: 0,
+    }),
   );
-  const answer = await client.getAssessmentData({ naics: ["52"], coverageId: 1, exposureType: "Revenues", exposureRangeLow: 0, exposureRangeHigh: 10_000_000, limit: 1_000_000, premium: 12_500.5, retention: 25_000 });
+  const answer = await client.getAssessmentData({
+    naics: ["52"],
+    coverageId: 1,
+    exposureType: "Revenues",
+    exposureRangeLow: 0,
+    exposureRangeHigh: 10_000_000,
+    limit: 1_000_000,
+    premium: 12_500.5,
+    retention: 25_000,
+  });
   t.equal(answer.totalProgramCount, 5n, "a gzip request and answer");
 });
 

@@ -10,21 +10,26 @@ const routes = readHttpRoutes(methods);
 const P = "/commercialpolicybenchmark/v2.0";
 
 t.test("the contract's annotations give every path of the spec", async (t) => {
-  const listed = routes.map((r) => `${r.httpMethod} ${r.template.source} -> ${r.method.name}${r.responseBody ? ` [${r.responseBody}]` : ""}`);
-  t.same(listed.sort(), [
-    `GET ${P}/assessment/getassessmentdata -> GetAssessmentData`,
-    `GET ${P}/assessment/getrpmdistributiondata -> GetRpmDistributionData`,
-    `GET ${P}/company -> SearchCompanies`,
-    `GET ${P}/company/{id} -> GetCompany [company]`,
-    `GET ${P}/lossdetails/getlimitadequacydata -> GetLimitAdequacy [limit_adequacy]`,
-    `GET ${P}/lossdetails/limitadequacy -> GetLimitAdequacy [limit_adequacy]`,
-    `GET ${P}/lossdetails/{loss_event_id} -> GetLossDetails [loss_detail]`,
-    `POST ${P}/assessment/getTotalLossCount -> GetTotalLossCount [total_loss_count]`,
-    `POST ${P}/assessment/getTotalProgramCount -> GetTotalProgramCount [total_program_count]`,
-    `POST ${P}/assessment/getassessmentdata -> PostAssessmentData`,
-    `POST ${P}/assessment/getrpmdistributiondata -> GetRpmDistributionData`,
-    `POST ${P}/lossdetails/getlimitadequacydata -> PostLimitAdequacyData [limit_adequacy]`,
-  ].sort());
+  const listed = routes.map(
+    (r) => `${r.httpMethod} ${r.template.source} -> ${r.method.name}${r.responseBody ? ` [${r.responseBody}]` : ""}`,
+  );
+  t.same(
+    listed.sort(),
+    [
+      `GET ${P}/assessment/getassessmentdata -> GetAssessmentData`,
+      `GET ${P}/assessment/getrpmdistributiondata -> GetRpmDistributionData`,
+      `GET ${P}/company -> SearchCompanies`,
+      `GET ${P}/company/{id} -> GetCompany [company]`,
+      `GET ${P}/lossdetails/getlimitadequacydata -> GetLimitAdequacy [limit_adequacy]`,
+      `GET ${P}/lossdetails/limitadequacy -> GetLimitAdequacy [limit_adequacy]`,
+      `GET ${P}/lossdetails/{loss_event_id} -> GetLossDetails [loss_detail]`,
+      `POST ${P}/assessment/getTotalLossCount -> GetTotalLossCount [total_loss_count]`,
+      `POST ${P}/assessment/getTotalProgramCount -> GetTotalProgramCount [total_program_count]`,
+      `POST ${P}/assessment/getassessmentdata -> PostAssessmentData`,
+      `POST ${P}/assessment/getrpmdistributiondata -> GetRpmDistributionData`,
+      `POST ${P}/lossdetails/getlimitadequacydata -> PostLimitAdequacyData [limit_adequacy]`,
+    ].sort(),
+  );
 });
 
 t.test("routing: the most specific template wins; 405 lists the allowed methods; 404 otherwise", async (t) => {
@@ -41,7 +46,10 @@ t.test("routing: the most specific template wins; 405 lists the allowed methods;
   t.same(found("DELETE", `${P}/company/5`), { outcome: "method-not-allowed", allow: ["GET"] });
   t.equal(found("HEAD", `${P}/company/5`), "GetCompany", "HEAD is GET without the body");
   t.same(found("GET", `${P}/assessment/getTotalProgramCount`), { outcome: "method-not-allowed", allow: ["POST"] });
-  t.same(found("PUT", `${P}/lossdetails/getlimitadequacydata`), { outcome: "method-not-allowed", allow: ["GET", "POST"] });
+  t.same(found("PUT", `${P}/lossdetails/getlimitadequacydata`), {
+    outcome: "method-not-allowed",
+    allow: ["GET", "POST"],
+  });
   t.same(found("GET", `${P}/nothing/here`), { outcome: "not-found" });
   t.same(found("GET", `/commercialpolicybenchmark/v1.0/company/5`), { outcome: "not-found" });
 });

@@ -1,11 +1,44 @@
 // The REST body parser: JSON exactly as RFC 8259 and JSON.parse read it (numbers kept
 // as their text), a fixed depth limit with a plain message, and a cost linear in the text.
 import t from "tap";
-import { JsonBodyError, MAX_JSON_DEPTH, MAX_JSON_MEMBERS, NumberText, parseJsonBody } from "../../src/transcoding/json-body.js";
+import {
+  JsonBodyError,
+  MAX_JSON_DEPTH,
+  MAX_JSON_MEMBERS,
+  NumberText,
+  parseJsonBody,
+} from "../../src/transcoding/json-body.js";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 
-const NUMBERS = ["0", "-0", "7", "-12", "0.5", "-0.0049999999999999999", "1e3", "2E-7", "1.5e+300", "123456789012345678901234567890", "1e999"];
-const STRINGS = ["", "52", "a b", "é", "😀", "\\\"", "\\\\", "\\/", "\\n\\t\\r\\b\\f", "\\u0000", "\\uD83D\\uDE00", "\\u00e9x", "__proto__", "a\\\\\\\"b"];
+const NUMBERS = [
+  "0",
+  "-0",
+  "7",
+  "-12",
+  "0.5",
+  "-0.0049999999999999999",
+  "1e3",
+  "2E-7",
+  "1.5e+300",
+  "123456789012345678901234567890",
+  "1e999",
+];
+const STRINGS = [
+  "",
+  "52",
+  "a b",
+  "é",
+  "😀",
+  '\\"',
+  "\\\\",
+  "\\/",
+  "\\n\\t\\r\\b\\f",
+  "\\u0000",
+  "\\uD83D\\uDE00",
+  "\\u00e9x",
+  "__proto__",
+  'a\\\\\\"b',
+];
 const SPACE = ["", " ", "\n", "\t", "\r\n  "];
 
 /** A random JSON text and the value it must parse to: numbers as NumberText, objects as maps. */
@@ -20,10 +53,18 @@ function randomJson(random: SeededRandom, depth = 0): [string, unknown] {
     const text = `"${random.pick(STRINGS)}"`;
     return [text, JSON.parse(text)];
   }
-  if (kind === 2) return random.pick<[string, unknown]>([["true", true], ["false", false]]);
+  if (kind === 2)
+    return random.pick<[string, unknown]>([
+      ["true", true],
+      ["false", false],
+    ]);
   if (kind === 3) return ["null", null];
   const members = Array.from({ length: random.int(4) }, () => randomJson(random, depth + 1));
-  if (kind === 4) return [`[${pad()}${members.map(([text]) => `${text}${pad()}`).join(`,${pad()}`)}]`, members.map(([, value]) => value)];
+  if (kind === 4)
+    return [
+      `[${pad()}${members.map(([text]) => `${text}${pad()}`).join(`,${pad()}`)}]`,
+      members.map(([, value]) => value),
+    ];
   const object = new Map<string, unknown>();
   const texts = members.map(([text, value]) => {
     const key = `"${random.pick(STRINGS)}"`;
@@ -49,7 +90,12 @@ function asParsed(value: unknown): unknown {
   if (!(value instanceof Map)) return value;
   const object: Record<string, unknown> = {};
   for (const [key, member] of value as Map<string, unknown>) {
-    Object.defineProperty(object, key, { value: asParsed(member), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(object, key, {
+      value: asParsed(member),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return object;
 }
@@ -61,8 +107,19 @@ t.test("reads what JSON.parse reads, keeping each number's digits", async (t) =>
     const spaced = `${random.pick(SPACE)}${text}${random.pick(SPACE)}`;
     t.strictSame(parseJsonBody(spaced), expected, spaced, { diagnostic: false });
   }
-  t.strictSame(parseJsonBody('{"a": 1, "b": 2, "a": 3}'), new Map([["a", new NumberText("3")], ["b", new NumberText("2")]]), "a repeated key keeps its last value");
-  t.strictSame(parseJsonBody('{"__proto__": {}}'), new Map([["__proto__", new Map()]]), "__proto__ is a key like any other");
+  t.strictSame(
+    parseJsonBody('{"a": 1, "b": 2, "a": 3}'),
+    new Map([
+      ["a", new NumberText("3")],
+      ["b", new NumberText("2")],
+    ]),
+    "a repeated key keeps its last value",
+  );
+  t.strictSame(
+    parseJsonBody('{"__proto__": {}}'),
+    new Map([["__proto__", new Map()]]),
+    "__proto__ is a key like any other",
+  );
 });
 
 t.test("refuses exactly what JSON.parse refuses, with a JsonBodyError", async (t) => {
@@ -99,7 +156,11 @@ t.test("nesting beyond the limit is refused with a plain message, however deep",
 
 t.test("object members beyond the limit, in the whole body, are refused", async (t) => {
   const members = (n: number, at = 0) => Array.from({ length: n }, (_, i) => `"k${at + i}":0`).join(",");
-  t.equal((parseJsonBody(`{${members(MAX_JSON_MEMBERS)}}`) as Map<string, unknown>).size, MAX_JSON_MEMBERS, `${MAX_JSON_MEMBERS} are read`);
+  t.equal(
+    (parseJsonBody(`{${members(MAX_JSON_MEMBERS)}}`) as Map<string, unknown>).size,
+    MAX_JSON_MEMBERS,
+    `${MAX_JSON_MEMBERS} are read`,
+  );
   const tooMany = thrownBy(() => parseJsonBody(`{${members(MAX_JSON_MEMBERS + 1)}}`));
   t.ok(tooMany instanceof JsonBodyError);
   t.match((tooMany as Error).message, new RegExp(`^has more than ${MAX_JSON_MEMBERS} object members \\(at \\d+\\)$`));
@@ -118,13 +179,13 @@ const LINEAR_MS = 500;
 t.test("1 MiB of any shape parses in linear time", async (t) => {
   const many = (n: number, item: (i: number) => string) => Array.from({ length: n }, (_, i) => item(i)).join(",");
   const shapes: Record<string, string> = {
-    "numbers": `{"lineOfBusinessId": [${many(130_000, (i) => String(i))}]}`,
+    numbers: `{"lineOfBusinessId": [${many(130_000, (i) => String(i))}]}`,
     "one long string": `{"naics": "${"5".repeat(1_000_000)}"}`,
     "short strings, one escape at the end": `{"naics": [${many(100_000, () => '"52"')}], "x": "\\n"}`,
     "escaped quotes": `{"naics": "${'\\"'.repeat(500_000)}"}`,
     "backslash runs": `{"naics": "${'\\\\\\\\\\\\\\\\\\"'.repeat(100_000)}"}`,
     "many objects": `[${many(MAX_JSON_MEMBERS, (i) => `{"k${i}": [${many(100, String)}]}`)}]`,
-    "whitespace": `{${" ".repeat(1_000_000)}}`,
+    whitespace: `{${" ".repeat(1_000_000)}}`,
   };
   for (const [shape, text] of Object.entries(shapes)) {
     t.ok(text.length > 250_000, `${shape}: a large body`);

@@ -3,8 +3,16 @@
 // rules (every field, explicit nulls, 64-bit integers as numbers).
 import { create } from "@bufbuild/protobuf";
 import t from "tap";
-import { CompanySchema, GetCompanyResponseSchema, SearchCompaniesResponseSchema } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
-import { LimitAdequacySchema, LossCaseSchema, PostLimitAdequacyDataResponseSchema } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import {
+  CompanySchema,
+  GetCompanyResponseSchema,
+  SearchCompaniesResponseSchema,
+} from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
+import {
+  LimitAdequacySchema,
+  LossCaseSchema,
+  PostLimitAdequacyDataResponseSchema,
+} from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { JsonBytes } from "../../src/transcoding/json-bytes.js";
 import { fieldJson, messageJson } from "../../src/transcoding/json-writer.js";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
@@ -12,9 +20,36 @@ import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.
 const random = createSeededRandom("json-writer-1");
 
 const EDGE_NUMBERS = [
-  0, -0, 1, 9, 10, 99, 100, 101, 999, 1000, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1,
-  2 ** 53 - 1, 2 ** 53, -1, -(2 ** 32), 0.5, 1.1, 0.1 + 0.2, 1e21, 1e-7, 123456789.125, Number.MAX_VALUE,
-  Number.MIN_VALUE, NaN, Infinity, -Infinity,
+  0,
+  -0,
+  1,
+  9,
+  10,
+  99,
+  100,
+  101,
+  999,
+  1000,
+  2 ** 31 - 1,
+  2 ** 31,
+  2 ** 32 - 1,
+  2 ** 32,
+  2 ** 32 + 1,
+  2 ** 53 - 1,
+  2 ** 53,
+  -1,
+  -(2 ** 32),
+  0.5,
+  1.1,
+  0.1 + 0.2,
+  1e21,
+  1e-7,
+  123456789.125,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  NaN,
+  Infinity,
+  -Infinity,
 ];
 
 function randomNumber(r: SeededRandom): number {
@@ -30,7 +65,24 @@ function randomNumber(r: SeededRandom): number {
   }
 }
 
-const ALPHABET = ['"', "\\", "/", "\n", "\t", "\u0000", "\u001f", "\u007f", "a", "Z", "é", "€", "\u2028", "😀", "\ud800", "\udfff"];
+const ALPHABET = [
+  '"',
+  "\\",
+  "/",
+  "\n",
+  "\t",
+  "\u0000",
+  "\u001f",
+  "\u007f",
+  "a",
+  "Z",
+  "é",
+  "€",
+  "\u2028",
+  "😀",
+  "\ud800",
+  "\udfff",
+];
 
 function randomString(r: SeededRandom): string {
   let text = "";
@@ -70,7 +122,13 @@ t.test("booleans and null", async (t) => {
 });
 
 t.test("a message: every field under its JSON name, unset optionals as null, int64 as numbers", async (t) => {
-  const company = create(CompanySchema, { id: 9_007_199_254_740_991n, companyName: 'Acme "Q" Ltd', organizationType: "PUB", naics3: 0, revenues: 1234.5 });
+  const company = create(CompanySchema, {
+    id: 9_007_199_254_740_991n,
+    companyName: 'Acme "Q" Ltd',
+    organizationType: "PUB",
+    naics3: 0,
+    revenues: 1234.5,
+  });
   const answer = create(GetCompanyResponseSchema, { company });
   t.same(JSON.parse(text(messageJson(GetCompanyResponseSchema, answer))), {
     company: {
@@ -88,17 +146,36 @@ t.test("a message: every field under its JSON name, unset optionals as null, int
 });
 
 t.test("lists: empty, and of messages, with $-named keys", async (t) => {
-  const page = create(SearchCompaniesResponseSchema, { pageSize: 2, totalCount: 3n, data: [{ id: 1n, companyName: "A" }, { id: 2n, companyName: "B" }] });
+  const page = create(SearchCompaniesResponseSchema, {
+    pageSize: 2,
+    totalCount: 3n,
+    data: [
+      { id: 1n, companyName: "A" },
+      { id: 2n, companyName: "B" },
+    ],
+  });
   t.equal(
     text(messageJson(SearchCompaniesResponseSchema, page)),
     '{"hasMoreResults":false,"pageIndex":0,"pageSize":2,"skip":0,"take":0,"totalCount":3,"data":[{"id":1,"companyName":"A","organizationType":""},{"id":2,"companyName":"B","organizationType":""}]}',
   );
-  t.equal(text(messageJson(SearchCompaniesResponseSchema, create(SearchCompaniesResponseSchema))).endsWith('"data":[]}'), true);
+  t.equal(
+    text(messageJson(SearchCompaniesResponseSchema, create(SearchCompaniesResponseSchema))).endsWith('"data":[]}'),
+    true,
+  );
 });
 
 t.test("a large answer, and one field for response_body routes", async (t) => {
-  const cases = Array.from({ length: 50_000 }, (_, i) => create(LossCaseSchema, { lossEventId: BigInt(i * 7919), lossAmount: i * 1013 }));
-  const limitAdequacy = create(LimitAdequacySchema, { clientLimit: 2.5, medianLimit: 7n, percentCovered: 50n, maxLoss: 1e6, averageLoss: 3n, listOfCases: cases });
+  const cases = Array.from({ length: 50_000 }, (_, i) =>
+    create(LossCaseSchema, { lossEventId: BigInt(i * 7919), lossAmount: i * 1013 }),
+  );
+  const limitAdequacy = create(LimitAdequacySchema, {
+    clientLimit: 2.5,
+    medianLimit: 7n,
+    percentCovered: 50n,
+    maxLoss: 1e6,
+    averageLoss: 3n,
+    listOfCases: cases,
+  });
   const expected = {
     clientLimit: 2.5,
     medianLimit: 7,
@@ -115,8 +192,12 @@ t.test("a large answer, and one field for response_body routes", async (t) => {
 
 t.test("a long list is written in slices, each in a turn of its own, with the same bytes", async (t) => {
   for (const length of [0, 9_999, 10_000, 10_001, 20_000, 45_678]) {
-    const cases = Array.from({ length }, (_, i) => create(LossCaseSchema, { lossEventId: BigInt(i), lossAmount: i * 3 }));
-    const answer = create(PostLimitAdequacyDataResponseSchema, { limitAdequacy: create(LimitAdequacySchema, { listOfCases: cases }) });
+    const cases = Array.from({ length }, (_, i) =>
+      create(LossCaseSchema, { lossEventId: BigInt(i), lossAmount: i * 3 }),
+    );
+    const answer = create(PostLimitAdequacyDataResponseSchema, {
+      limitAdequacy: create(LimitAdequacySchema, { listOfCases: cases }),
+    });
     let turns = 0;
     const inTurn = async <T>(work: () => T) => {
       turns++;
@@ -124,7 +205,11 @@ t.test("a long list is written in slices, each in a turn of its own, with the sa
       return work();
     };
     const chunks = await messageJson(PostLimitAdequacyDataResponseSchema, answer).chunksInTurns(inTurn);
-    t.equal(Buffer.concat(chunks).toString("utf8"), text(messageJson(PostLimitAdequacyDataResponseSchema, answer)), `${length} cases`);
+    t.equal(
+      Buffer.concat(chunks).toString("utf8"),
+      text(messageJson(PostLimitAdequacyDataResponseSchema, answer)),
+      `${length} cases`,
+    );
     t.equal(turns, Math.max(0, Math.ceil(length / 10_000) - 1), `${length} cases: a turn per slice after the first`);
   }
 });

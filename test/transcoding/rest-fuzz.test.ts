@@ -26,7 +26,9 @@ const TARGET_CHARS = 12 * 1024;
 const ANSWER_WITHIN_MS = 1_000;
 /** What an answer must never show: a stack overflow, a stack trace, a bug's own words. */
 const INTERNAL_TEXT = /maximum call stack|internal error|\n\s+at |\b(?:Range|Type|Reference|Syntax)Error\b|\.ts:\d+/i;
-const ROUTES = readHttpRoutes([AssessmentService, CompanyService, LossDetailsService, MarketTrendService].flatMap((service) => service.methods));
+const ROUTES = readHttpRoutes(
+  [AssessmentService, CompanyService, LossDetailsService, MarketTrendService].flatMap((service) => service.methods),
+);
 const PATH_VALUES = ["1", "2", "7", "1001", "0", "-1", "x", "1e3", "5.0", "9".repeat(40), "%zz", "%20", "😀"];
 
 /** A path the route's template matches: literals in any case, variables from PATH_VALUES. */
@@ -72,11 +74,15 @@ t.test(`every REST route survives hostile input (FUZZ_SEED=${SEED})`, async (t) 
     const ms = performance.now() - started;
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     if (ms > slowest.ms) slowest = { ms, what };
-    if (!(res.status < 300 || (res.status >= 400 && res.status < 500))) t.fail(`${res.status} for ${what}: ${text.slice(0, 300)}`);
+    if (!(res.status < 300 || (res.status >= 400 && res.status < 500)))
+      t.fail(`${res.status} for ${what}: ${text.slice(0, 300)}`);
     if (ms > ANSWER_WITHIN_MS) t.fail(`${ms.toFixed(0)} ms for ${what}`);
     if (INTERNAL_TEXT.test(text)) t.fail(`internal text for ${what}: ${text.slice(0, 300)}`);
-    if (res.status >= 400 && res.status !== 431) t.equal(res.headers.get("content-type"), "application/problem+json", what, { diagnostic: false });
+    if (res.status >= 400 && res.status !== 431)
+      t.equal(res.headers.get("content-type"), "application/problem+json", what, { diagnostic: false });
   }
-  t.comment(`statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}; slowest ${slowest.ms.toFixed(0)} ms: ${slowest.what.slice(0, 160)}`);
+  t.comment(
+    `statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}; slowest ${slowest.ms.toFixed(0)} ms: ${slowest.what.slice(0, 160)}`,
+  );
   t.ok(statuses.has(200) && statuses.has(400), "both answers and refusals seen");
 });

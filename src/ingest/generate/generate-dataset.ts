@@ -48,6 +48,7 @@ export async function generateDataset(dir: string, options: GenerateOptions = {}
 }
 
 function count(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number >= 0, not ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a whole number >= 0, not ${value}`);
   return value;
 }

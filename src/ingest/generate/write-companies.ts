@@ -37,7 +37,10 @@ const MAX_REVENUE = 600e9;
 export async function writeCompanies(dir: string, count: number, random: Random): Promise<CompanyBook> {
   const pickProfile = createWeightedPick(PROFILES);
   const pickSector = Object.fromEntries(
-    PROFILES.map((profile) => [profile.type, createWeightedIndex(NAICS_SECTORS.map((sector) => sector.weights[profile.type]))]),
+    PROFILES.map((profile) => [
+      profile.type,
+      createWeightedIndex(NAICS_SECTORS.map((sector) => sector.weights[profile.type])),
+    ]),
   ) as Record<OrganizationType, (u: number) => number>;
   const nameFor = createCompanyNamer(random);
   const revenues = new Float64Array(count);
@@ -58,7 +61,14 @@ export async function writeCompanies(dir: string, count: number, random: Random)
 
       const employees = random.chance(0.04)
         ? ""
-        : String(Math.max(1, Math.round(revenueKnown ? revenue / random.logNormal(Math.log(250_000), 0.6) : random.logNormal(Math.log(60), 1.5))));
+        : String(
+            Math.max(
+              1,
+              Math.round(
+                revenueKnown ? revenue / random.logNormal(Math.log(250_000), 0.6) : random.logNormal(Math.log(60), 1.5),
+              ),
+            ),
+          );
       const marketCap =
         profile.type === "PUB" && !random.chance(0.08)
           ? formatMoney(revenue * random.logNormal(Math.log(1.8), 0.9), random.chance(0.2))

@@ -28,8 +28,18 @@ const RECENT_STATUSES: readonly StatusSpec[] = [
   { status: "Judgment", weight: 3, phrase: "judgment entered after trial", zeroShare: 0 },
   { status: "Under Appeal", weight: 2, phrase: "on appeal to the circuit court", zeroShare: 0.2 },
 ];
-const OLDER_WEIGHTS: Record<string, number> = { Pending: 4, Settled: 42, Dismissed: 25, Closed: 20, Judgment: 7, "Under Appeal": 2 };
-const OLDER_STATUSES: readonly StatusSpec[] = RECENT_STATUSES.map((spec) => ({ ...spec, weight: OLDER_WEIGHTS[spec.status] as number }));
+const OLDER_WEIGHTS: Record<string, number> = {
+  Pending: 4,
+  Settled: 42,
+  Dismissed: 25,
+  Closed: 20,
+  Judgment: 7,
+  "Under Appeal": 2,
+};
+const OLDER_STATUSES: readonly StatusSpec[] = RECENT_STATUSES.map((spec) => ({
+  ...spec,
+  weight: OLDER_WEIGHTS[spec.status] as number,
+}));
 
 /** Writes losses.csv with ids 1..count over the companies of `book`. */
 export async function writeLosses(
@@ -49,20 +59,25 @@ export async function writeLosses(
   const pickCompany = createWeightedIndex(weights);
   const pickCoverage = createWeightedPick(COVERAGES.map((coverage) => ({ coverage, weight: coverage.lossWeight })));
   const pickers = new Map(
-    COVERAGES.map((coverage) => [coverage, { line: createWeightedPick(coverage.lines), kind: createWeightedPick(coverage.losses) }]),
+    COVERAGES.map((coverage) => [
+      coverage,
+      { line: createWeightedPick(coverage.lines), kind: createWeightedPick(coverage.losses) },
+    ]),
   );
   const pickRecent = createWeightedPick(RECENT_STATUSES);
   const pickOlder = createWeightedPick(OLDER_STATUSES);
   const lastDay = Math.min(LOSS_DAYS, calendar.days) - 1;
 
-  const timeOfDay = (): string =>
-    `T${pad(random.int(0, 23))}:${pad(random.int(0, 59))}:${pad(random.int(0, 59))}`;
+  const timeOfDay = (): string => `T${pad(random.int(0, 23))}:${pad(random.int(0, 59))}:${pad(random.int(0, 59))}`;
 
   function* rows(): Generator<string> {
     for (let i = 0; i < count; i++) {
       const company = pickCompany(random.next());
       const { coverage } = pickCoverage(random.next());
-      const pick = pickers.get(coverage) as { line: (u: number) => LineOfBusinessSpec; kind: (u: number) => LossKindSpec };
+      const pick = pickers.get(coverage) as {
+        line: (u: number) => LineOfBusinessSpec;
+        kind: (u: number) => LossKindSpec;
+      };
       const line = pick.line(random.next());
       const kind = pick.kind(random.next());
 
@@ -86,16 +101,27 @@ export async function writeLosses(
       const amount = lossAmount(coverage, status, random);
       const description = describe(kind, status, coverage, amount, calendar.date(filingBack), random);
 
-      yield `${i + 1},${company + 1},${coverage.id},${line.id},${csvField(kind.category)},${csvField(kind.type)},` +
-        `${accident},${filing},${csvField(status.status)},${amount},${csvField(description)}`;
+      yield (
+        `${i + 1},${company + 1},${coverage.id},${line.id},${csvField(kind.category)},${csvField(kind.type)},` +
+        `${accident},${filing},${csvField(status.status)},${amount},${csvField(description)}`
+      );
     }
   }
 
   return writeCsvFile(
     path.join(dir, "losses.csv"),
     [
-      "loss_event_id", "company_id", "coverage_id", "line_of_business_id", "loss_category", "loss_type",
-      "accident_date", "filing_date", "status", "total_amount", "description",
+      "loss_event_id",
+      "company_id",
+      "coverage_id",
+      "line_of_business_id",
+      "loss_category",
+      "loss_type",
+      "accident_date",
+      "filing_date",
+      "status",
+      "total_amount",
+      "description",
     ],
     rows(),
   );
@@ -122,7 +148,8 @@ function describe(
   if (u < 0.15) return "";
   if (u < 0.35) return `${capitalize(kind.allegation)}.`;
   if (u < 0.6) return `Plaintiffs alleged that ${kind.allegation}; ${status.phrase}.`;
-  if (u < 0.8) return `Notice received ${filed}. Alleged that ${kind.allegation}, with damages of $${withThousands(amount)} reported.`;
+  if (u < 0.8)
+    return `Notice received ${filed}. Alleged that ${kind.allegation}, with damages of $${withThousands(amount)} reported.`;
   if (u < 0.92) return `Initial notice: ${kind.allegation}.\nUpdate: ${status.phrase}.`;
   return `Captioned "In re ${kind.category} Litigation No. ${random.int(1, 999)}" under the ${coverage.name} policy; ${status.phrase}.`;
 }

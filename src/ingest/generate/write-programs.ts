@@ -10,14 +10,16 @@ import { writeCsvFile } from "./write-csv-file.js";
 // Limits are bought on a ladder of round amounts; 100K and 1M are the band edges of
 // the benchmark's limit bands, so plenty of programs sit exactly on them.
 const LIMITS = [
-  100_000, 250_000, 500_000, 1_000_000, 2_000_000, 3_000_000, 5_000_000, 10_000_000, 15_000_000,
-  20_000_000, 25_000_000, 50_000_000, 75_000_000, 100_000_000, 150_000_000, 200_000_000, 250_000_000,
-  300_000_000, 500_000_000,
+  100_000, 250_000, 500_000, 1_000_000, 2_000_000, 3_000_000, 5_000_000, 10_000_000, 15_000_000, 20_000_000, 25_000_000,
+  50_000_000, 75_000_000, 100_000_000, 150_000_000, 200_000_000, 250_000_000, 300_000_000, 500_000_000,
 ];
 const RETENTIONS = [
   0, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000,
 ];
-const PARTNERS = Array.from({ length: 12 }, (_, i) => ({ code: `P${String(i + 1).padStart(3, "0")}`, weight: 12 / (i + 2) }));
+const PARTNERS = Array.from({ length: 12 }, (_, i) => ({
+  code: `P${String(i + 1).padStart(3, "0")}`,
+  weight: 12 / (i + 2),
+}));
 
 /** Days back from the as-of date over which programs are written: about ten years. */
 export const PROGRAM_DAYS = 3653;
@@ -76,16 +78,28 @@ export async function writePrograms(
       const u = random.next();
       const source = u < 0.15 ? "curated" : u < 0.16 ? "" : pickPartner(random.next()).code;
 
-      yield `${i + 1},${company + 1},${coverage.id},${line.id},${calendar.date(daysBack)},` +
+      yield (
+        `${i + 1},${company + 1},${coverage.id},${line.id},${calendar.date(daysBack)},` +
         `${random.chance(0.02) ? "" : limit},` +
         `${random.chance(0.03) ? "" : formatMoney(premium, random.chance(0.45))},` +
-        `${random.chance(0.04) ? "" : retention},${source}`;
+        `${random.chance(0.04) ? "" : retention},${source}`
+      );
     }
   }
 
   return writeCsvFile(
     path.join(dir, "programs.csv"),
-    ["program_id", "company_id", "coverage_id", "line_of_business_id", "effective_date", "limit", "premium", "retention", "source"],
+    [
+      "program_id",
+      "company_id",
+      "coverage_id",
+      "line_of_business_id",
+      "effective_date",
+      "limit",
+      "premium",
+      "retention",
+      "source",
+    ],
     rows(),
   );
 }

@@ -21,7 +21,9 @@ export interface DescriptorSet {
 
 export function describeServices(services: readonly DescService[]): DescriptorSet {
   const named = new Set<string>();
-  const files = new Map(services.flatMap((service) => withImports(service.file, named)).map((file) => [fileName(file), file]));
+  const files = new Map(
+    services.flatMap((service) => withImports(service.file, named)).map((file) => [fileName(file), file]),
+  );
   const registry = createRegistry(...files.values());
   const extensions = [...files.values()].flatMap((file) => file.extensions);
   const bytes = new Map<DescFile, Uint8Array>();
@@ -37,7 +39,8 @@ export function describeServices(services: readonly DescService[]): DescriptorSe
       const service = registry.getService(symbol.slice(0, dot));
       return service?.methods.some((method) => method.name === symbol.slice(dot + 1)) ? service.file : undefined;
     },
-    fileExtending: (typeName, number) => extensions.find((e) => e.extendee.typeName === typeName && e.number === number)?.file,
+    fileExtending: (typeName, number) =>
+      extensions.find((e) => e.extendee.typeName === typeName && e.number === number)?.file,
     extensionNumbersOf(typeName) {
       if (!registry.getMessage(typeName)) return undefined;
       return extensions.filter((e) => e.extendee.typeName === typeName).map((e) => e.number);

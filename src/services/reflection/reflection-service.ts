@@ -18,7 +18,11 @@ export function createReflectionServices(descriptors: DescriptorSet) {
   };
   const v1alphaService: ServiceImpl<typeof v1alpha.ServerReflection> = {
     serverReflectionInfo: answering(descriptors, (request: v1alpha.ServerReflectionRequest, messageResponse) =>
-      create(v1alpha.ServerReflectionResponseSchema, { validHost: request.host, originalRequest: request, messageResponse }),
+      create(v1alpha.ServerReflectionResponseSchema, {
+        validHost: request.host,
+        originalRequest: request,
+        messageResponse,
+      }),
     ),
   };
   return { v1: v1Service, v1alpha: v1alphaService };
@@ -53,7 +57,12 @@ function answer(descriptors: DescriptorSet, request: Request, sent: Set<string>)
       return files(descriptors, descriptors.fileDeclaring(asked.value), sent, `no symbol "${asked.value}"`);
     case "fileContainingExtension": {
       const { containingType, extensionNumber } = asked.value;
-      return files(descriptors, descriptors.fileExtending(containingType, extensionNumber), sent, `no extension ${extensionNumber} of "${containingType}"`);
+      return files(
+        descriptors,
+        descriptors.fileExtending(containingType, extensionNumber),
+        sent,
+        `no extension ${extensionNumber} of "${containingType}"`,
+      );
     }
     case "allExtensionNumbersOfType": {
       const numbers = descriptors.extensionNumbersOf(asked.value);
@@ -61,13 +70,27 @@ function answer(descriptors: DescriptorSet, request: Request, sent: Set<string>)
       return { case: "allExtensionNumbersResponse", value: { baseTypeName: asked.value, extensionNumber: numbers } };
     }
     default:
-      return { case: "errorResponse", value: { errorCode: Code.InvalidArgument, errorMessage: "the request names nothing to look up" } };
+      return {
+        case: "errorResponse",
+        value: { errorCode: Code.InvalidArgument, errorMessage: "the request names nothing to look up" },
+      };
   }
 }
 
-function files(descriptors: DescriptorSet, file: ReturnType<DescriptorSet["fileNamed"]>, sent: Set<string>, missing: string): Answer {
+function files(
+  descriptors: DescriptorSet,
+  file: ReturnType<DescriptorSet["fileNamed"]>,
+  sent: Set<string>,
+  missing: string,
+): Answer {
   if (!file) return notFound(missing);
-  return { case: "fileDescriptorResponse", value: { fileDescriptorProto: withImports(file, sent).map((f) => descriptors.bytesOf(f)) } };
+  return {
+    case: "fileDescriptorResponse",
+    value: { fileDescriptorProto: withImports(file, sent).map((f) => descriptors.bytesOf(f)) },
+  };
 }
 
-const notFound = (message: string): Answer => ({ case: "errorResponse", value: { errorCode: Code.NotFound, errorMessage: message } });
+const notFound = (message: string): Answer => ({
+  case: "errorResponse",
+  value: { errorCode: Code.NotFound, errorMessage: message },
+});

@@ -61,10 +61,14 @@ async function schemaStatements(client: pg.Client): Promise<string[]> {
     const table = `${SCHEMA_FLOOR_SCHEMA}.${spec.table}`;
     const definition = await readTableDefinition(client, spec.table);
     for (const index of definition.indexes) {
-      statements.push(`${index.constraint ? `alter table ${table} add constraint ${index.name} ${index.definition}` : indexStatementFor(index, table)};`);
+      statements.push(
+        `${index.constraint ? `alter table ${table} add constraint ${index.name} ${index.definition}` : indexStatementFor(index, table)};`,
+      );
     }
     for (const key of definition.foreignKeys) {
-      keys.push(`alter table ${table} add constraint ${key.name} ${foreignKeyReferencing(key, `${SCHEMA_FLOOR_SCHEMA}.${key.references}`)};`);
+      keys.push(
+        `alter table ${table} add constraint ${key.name} ${foreignKeyReferencing(key, `${SCHEMA_FLOOR_SCHEMA}.${key.references}`)};`,
+      );
     }
     statements.push(`analyze ${table};`);
   }
@@ -84,7 +88,9 @@ async function timeLoad(
     const file = path.join(dir, spec.file);
     const columns = await fileColumns(spec, file);
     statements.push(create);
-    statements.push(`\\copy ${schema}.${spec.table} (${columns.join(", ")}) from '${file.replaceAll("'", "''")}' with (format csv, header true)`);
+    statements.push(
+      `\\copy ${schema}.${spec.table} (${columns.join(", ")}) from '${file.replaceAll("'", "''")}' with (format csv, header true)`,
+    );
   }
   statements.push(...after);
   await psql(databaseUrl, "checkpoint;").catch(() => undefined);
@@ -117,7 +123,11 @@ async function firstLine(file: string): Promise<string> {
   const handle = await open(file);
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
-    return buffer.subarray(0, bytesRead).toString("utf8").replace(/^\uFEFF/, "").split(/\r?\n/)[0]!;
+    return buffer
+      .subarray(0, bytesRead)
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .split(/\r?\n/)[0]!;
   } finally {
     await handle.close();
   }
@@ -126,13 +136,19 @@ async function firstLine(file: string): Promise<string> {
 /** Runs psql (PostgreSQL's client, on PATH) with the script on stdin; its output, or a rejection naming the failure. */
 export function psql(databaseUrl: string, script: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", databaseUrl], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", databaseUrl], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let output = "";
     let errors = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-    child.once("error", (error) => reject(new Error(`psql could not run (${error.message}); the floor needs PostgreSQL's client on PATH`)));
-    child.once("close", (code) => (code === 0 ? resolve(output) : reject(new Error(`psql exited with ${code}: ${errors.trim()}`))));
+    child.once("error", (error) =>
+      reject(new Error(`psql could not run (${error.message}); the floor needs PostgreSQL's client on PATH`)),
+    );
+    child.once("close", (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`psql exited with ${code}: ${errors.trim()}`)),
+    );
     child.stdin.end(`${script}\n`);
   });
 }

@@ -38,7 +38,16 @@ export function readImportOptions(argv: readonly string[], cwd = process.cwd()):
     .option("--json <file>", "where to write the results (default .cpb/bench/import-<scale>.json)")
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
     .parse(argv, { from: "user" });
-  const raw = program.opts<{ scale?: number; smoke?: boolean; rounds?: number; readers: number; baseline?: number; serverUrl: string; data?: string; json?: string }>();
+  const raw = program.opts<{
+    scale?: number;
+    smoke?: boolean;
+    rounds?: number;
+    readers: number;
+    baseline?: number;
+    serverUrl: string;
+    data?: string;
+    json?: string;
+  }>();
   const smoke = raw.smoke ?? false;
   const scale = raw.scale ?? (smoke ? 0.01 : 1);
   const benchDir = path.join(cwd, ".cpb", "bench");

@@ -31,12 +31,27 @@ interface Timed {
  * benchmark answered by the server's SQL engine (PEER_INDEX=off, so it reads the
  * tables the import rewrites).
  */
-export function startReaders(baseUrl: string, token: string, count: number, benchmarkCall: ApiCall, companies: number): Readers {
+export function startReaders(
+  baseUrl: string,
+  token: string,
+  count: number,
+  benchmarkCall: ApiCall,
+  companies: number,
+): Readers {
   let running = true;
   let timed: Timed[] = [];
   const calls: [string, () => ApiCall][] = [
-    ["company by id", () => ({ method: "GET", path: `${API_BASE}/company/${1 + Math.floor(Math.random() * companies)}` })],
-    ["company search", () => ({ method: "GET", path: `${API_BASE}/company?$filter=${encodeURIComponent(`startswith(CompanyName, '${String.fromCharCode(65 + Math.floor(Math.random() * 26))}')`)}&$top=10` })],
+    [
+      "company by id",
+      () => ({ method: "GET", path: `${API_BASE}/company/${1 + Math.floor(Math.random() * companies)}` }),
+    ],
+    [
+      "company search",
+      () => ({
+        method: "GET",
+        path: `${API_BASE}/company?$filter=${encodeURIComponent(`startswith(CompanyName, '${String.fromCharCode(65 + Math.floor(Math.random() * 26))}')`)}&$top=10`,
+      }),
+    ],
     ["peer benchmark", () => benchmarkCall],
   ];
   const loop = async (client: ApiClient, offset: number) => {

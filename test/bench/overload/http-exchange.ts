@@ -28,7 +28,11 @@ export interface Spread {
 /** Nearest-rank p50, p99 and the maximum, to a tenth of a ms; 0 for no values (none was slow). */
 export function spread(values: readonly number[]): Spread {
   if (values.length === 0) return { p50Ms: 0, p99Ms: 0, maxMs: 0 };
-  return { p50Ms: round(percentile(values, 50)), p99Ms: round(percentile(values, 99)), maxMs: round(percentile(values, 100)) };
+  return {
+    p50Ms: round(percentile(values, 50)),
+    p99Ms: round(percentile(values, 99)),
+    maxMs: round(percentile(values, 100)),
+  };
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;

@@ -70,7 +70,8 @@ async function run(spec: OverloadSpec): Promise<OverloadResult> {
         else if (status === 503) {
           refused.push(ms);
           if (retryAfter === undefined) withoutRetryAfter++;
-          else if (spec.honourRetryAfter) await new Promise((resolve) => setTimeout(resolve, Number(retryAfter) * 1000));
+          else if (spec.honourRetryAfter)
+            await new Promise((resolve) => setTimeout(resolve, Number(retryAfter) * 1000));
         }
       } catch (error) {
         if (errors.length < 10) errors.push(error instanceof Error ? error.message : String(error));

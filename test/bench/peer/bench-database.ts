@@ -65,7 +65,9 @@ export async function holdsImport(databaseUrl: string, expected: ExpectedRows): 
 export async function recreateDatabase(databaseUrl: string): Promise<void> {
   const name = databaseName(databaseUrl);
   if (!OWN_DATABASE.test(name)) {
-    throw new Error(`refusing to drop "${name}": only cpb_bench_* databases are recreated; pass --reuse for a database that already holds this scale`);
+    throw new Error(
+      `refusing to drop "${name}": only cpb_bench_* databases are recreated; pass --reuse for a database that already holds this scale`,
+    );
   }
   await withClient(adminUrl(databaseUrl), async (client) => {
     await client.query(`drop database if exists ${name} with (force)`);

@@ -17,7 +17,8 @@ export interface BenchRun {
 export function createBenchRun(name: string): BenchRun {
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanUp = async () => {
-    for (const undo of cleanups.splice(0).reverse()) await undo().catch((error: unknown) => console.error(`cleanup: ${String(error)}`));
+    for (const undo of cleanups.splice(0).reverse())
+      await undo().catch((error: unknown) => console.error(`cleanup: ${String(error)}`));
   };
   process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
   return {

@@ -38,34 +38,58 @@ export async function findClasses(client: pg.Client, asOf: string): Promise<Peer
   };
   const { coverage_id: coverage } = await first<{ coverage_id: number }>(
     `select p.coverage_id from programs p where ${IN_WINDOW}
-     group by p.coverage_id order by count(*) desc, p.coverage_id limit 1`, [asOf]);
+     group by p.coverage_id order by count(*) desc, p.coverage_id limit 1`,
+    [asOf],
+  );
 
   const { naics3 } = await first<{ naics3: string }>(
     `select c.naics3 from programs p join companies c using (company_id)
      where ${IN_WINDOW} and p.coverage_id = $2 and c.naics3 is not null
-     group by c.naics3 order by count(*) desc, c.naics3 limit 1`, [asOf, coverage]);
+     group by c.naics3 order by count(*) desc, c.naics3 limit 1`,
+    [asOf, coverage],
+  );
   const { lob } = await first<{ lob: number }>(
     `select p.line_of_business_id as lob from programs p join companies c using (company_id)
      where ${IN_WINDOW} and p.coverage_id = $2 and c.naics3 = $3
-     group by p.line_of_business_id order by count(*) desc, p.line_of_business_id limit 1`, [asOf, coverage, naics3]);
+     group by p.line_of_business_id order by count(*) desc, p.line_of_business_id limit 1`,
+    [asOf, coverage, naics3],
+  );
   const band = await first<{ low: string; high: string }>(
     `select round(m / 2, 2)::text as low, round(m * 2, 2)::text as high from (
        select percentile_cont(0.5) within group (order by revenues)::numeric as m
-       from companies where naics3 = $1 and revenues is not null) median`, [naics3]);
+       from companies where naics3 = $1 and revenues is not null) median`,
+    [naics3],
+  );
 
   const broad = await client.query<{ naics2: string }>(
     `select c.naics2 from programs p join companies c using (company_id)
      where ${IN_WINDOW} and p.coverage_id = $2 and c.naics2 is not null
-     group by c.naics2 order by count(*) desc, c.naics2 limit 10`, [asOf, coverage]);
+     group by c.naics2 order by count(*) desc, c.naics2 limit 10`,
+    [asOf, coverage],
+  );
   const every = await client.query<{ naics2: string }>(
-    "select distinct naics2 from companies where naics2 is not null order by naics2");
+    "select distinct naics2 from companies where naics2 is not null order by naics2",
+  );
 
-  const group = (name: ClassName, naics: string[], lineOfBusinessId: number[], low: Cents, high: Cents) =>
-    ({ name, naics, coverageId: coverage, lineOfBusinessId, exposureRangeLow: low, exposureRangeHigh: high, limitMs: LIMIT_MS[name] });
+  const group = (name: ClassName, naics: string[], lineOfBusinessId: number[], low: Cents, high: Cents) => ({
+    name,
+    naics,
+    coverageId: coverage,
+    lineOfBusinessId,
+    exposureRangeLow: low,
+    exposureRangeHigh: high,
+    limitMs: LIMIT_MS[name],
+  });
   const classes = [
     group("narrow", [naics3], [lob], parseCents(band.low), parseCents(band.high)),
     group("broad", broad.rows.map((r) => r.naics2).sort(), [0], 0n, ANY_REVENUE),
-    group("broadest", every.rows.map((r) => r.naics2), [0], 0n, ANY_REVENUE),
+    group(
+      "broadest",
+      every.rows.map((r) => r.naics2),
+      [0],
+      0n,
+      ANY_REVENUE,
+    ),
   ];
 
   const found: PeerClass[] = [];
@@ -73,7 +97,10 @@ export async function findClasses(client: pg.Client, asOf: string): Promise<Peer
   return found;
 }
 
-async function nextRevenueAbove(client: pg.Client, peerClass: Omit<PeerClass, "nextRevenueAbove">): Promise<Cents | null> {
+async function nextRevenueAbove(
+  client: pg.Client,
+  peerClass: Omit<PeerClass, "nextRevenueAbove">,
+): Promise<Cents | null> {
   const codes2 = peerClass.naics.filter((n) => n.length === 2);
   const codes3 = peerClass.naics.filter((n) => n.length === 3);
   const { rows } = await client.query<{ next: string | null }>(

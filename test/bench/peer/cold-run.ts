@@ -49,7 +49,10 @@ export async function runCold(options: {
     const count = operation.programCount?.(answer.body.toString("utf8"));
     if (count !== undefined && count !== options.peers) {
       failed++;
-      recordFailure(failures, `${label}: ${count} programs, not the class's ${options.peers} (${call.method} ${call.path})`);
+      recordFailure(
+        failures,
+        `${label}: ${count} programs, not the class's ${options.peers} (${call.method} ${call.path})`,
+      );
     }
     if (i < options.warmup) continue;
     times.push(answer.ms);

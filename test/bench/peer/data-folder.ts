@@ -21,7 +21,9 @@ const MARKER = "bench-generation.json";
  */
 export async function prepareDataFolder(dir: string, generation: Generation, callerOwned: boolean): Promise<void> {
   if (callerOwned) {
-    const missing = (await Promise.all(FILES.map(async (f) => ((await exists(path.join(dir, f))) ? null : f)))).filter(Boolean);
+    const missing = (await Promise.all(FILES.map(async (f) => ((await exists(path.join(dir, f))) ? null : f)))).filter(
+      Boolean,
+    );
     if (missing.length) throw new Error(`${dir} lacks ${missing.join(", ")}`);
     return;
   }
@@ -32,12 +34,18 @@ export async function prepareDataFolder(dir: string, generation: Generation, cal
   await rm(dir, { recursive: true, force: true });
   const started = performance.now();
   await runCpb([
-    "generate", dir,
-    "--companies", String(generation.companies),
-    "--programs", String(generation.programs),
-    "--losses", String(generation.losses),
-    "--seed", generation.seed,
-    "--as-of", generation.asOf,
+    "generate",
+    dir,
+    "--companies",
+    String(generation.companies),
+    "--programs",
+    String(generation.programs),
+    "--losses",
+    String(generation.losses),
+    "--seed",
+    generation.seed,
+    "--as-of",
+    generation.asOf,
   ]);
   await writeFile(path.join(dir, MARKER), `${JSON.stringify(generation)}\n`);
   console.log(`data: generated ${dir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -25,5 +25,7 @@ export function jsonText(fields: Readonly<Record<string, JsonValue>>): string {
     if (v !== null && typeof v === "object" && "decimal" in v) return v.decimal;
     return JSON.stringify(v);
   };
-  return `{${Object.entries(fields).map(([k, v]) => `${JSON.stringify(k)}:${value(v)}`).join(",")}}`;
+  return `{${Object.entries(fields)
+    .map(([k, v]) => `${JSON.stringify(k)}:${value(v)}`)
+    .join(",")}}`;
 }

@@ -27,7 +27,10 @@ export function startHealthProbe(baseUrl: string, intervalMs = 100): { stop(): P
   let delayReadAt = performance.now();
   const readDelay = async () => {
     const { eventLoopDelayMs: now } = await readReadyz(baseUrl);
-    if (now) delay = delay ? { p50: Math.max(delay.p50, now.p50), p99: Math.max(delay.p99, now.p99), max: Math.max(delay.max, now.max) } : now;
+    if (now)
+      delay = delay
+        ? { p50: Math.max(delay.p50, now.p50), p99: Math.max(delay.p99, now.p99), max: Math.max(delay.max, now.max) }
+        : now;
     delayReadAt = performance.now();
   };
   const loop = (async () => {
@@ -50,7 +53,13 @@ export function startHealthProbe(baseUrl: string, intervalMs = 100): { stop(): P
       running = false;
       await loop;
       await readDelay();
-      return { samples: latencies.length, p99Ms: percentile(latencies, 99), maxMs: Math.max(0, ...latencies), failed, eventLoopDelayMs: delay };
+      return {
+        samples: latencies.length,
+        p99Ms: percentile(latencies, 99),
+        maxMs: Math.max(0, ...latencies),
+        failed,
+        eventLoopDelayMs: delay,
+      };
     },
   };
 }

@@ -31,7 +31,15 @@ export function createApiClient(baseUrl: string, token: string): ApiClient {
         }
         const started = performance.now();
         const request = http.request(
-          { agent, host: base.hostname, port: base.port, method: call.method, path: call.path, headers, timeout: 120_000 },
+          {
+            agent,
+            host: base.hostname,
+            port: base.port,
+            method: call.method,
+            path: call.path,
+            headers,
+            timeout: 120_000,
+          },
           (response) => {
             const chunks: Buffer[] = [];
             response.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -40,10 +40,12 @@ export interface Operation {
 }
 
 /** Whether the operation is measured at the class. */
-export const measuredAt = (operation: Operation, peerClass: PeerClass): boolean => !operation.only || peerClass.name in operation.only;
+export const measuredAt = (operation: Operation, peerClass: PeerClass): boolean =>
+  !operation.only || peerClass.name in operation.only;
 
 /** The cold p95 limit of the operation at the class, before the allowance for the answer's size. */
-export const coldLimitMs = (operation: Operation, peerClass: PeerClass): number => operation.only?.[peerClass.name]?.limitMs ?? operation.limitMs ?? peerClass.limitMs;
+export const coldLimitMs = (operation: Operation, peerClass: PeerClass): number =>
+  operation.only?.[peerClass.name]?.limitMs ?? operation.limitMs ?? peerClass.limitMs;
 
 export const decimal = (cents: Cents): JsonValue => ({ decimal: centsText(cents) });
 
@@ -71,21 +73,34 @@ export function peerQuery(c: PeerClass, v: Variant): Record<string, string> {
   };
 }
 
-export const post = (path: string, fields: Record<string, JsonValue>): ApiCall => ({ method: "POST", path: `${API_BASE}/${path}`, body: jsonText(fields) });
+export const post = (path: string, fields: Record<string, JsonValue>): ApiCall => ({
+  method: "POST",
+  path: `${API_BASE}/${path}`,
+  body: jsonText(fields),
+});
 
 /** The five operations of CONVENTIONS.md, Performance measurement, in report order, then the market trend and the peer-group suggestions of issue 30. */
 export const OPERATIONS: readonly Operation[] = [
   {
     name: "POST assessment",
-    call: (c, v) => post("assessment/getassessmentdata", {
-      ...peerGroup(c, v), organizationType: [], premium: decimal(v.premium), limit: decimal(v.limit), retention: decimal(v.retention),
-    }),
+    call: (c, v) =>
+      post("assessment/getassessmentdata", {
+        ...peerGroup(c, v),
+        organizationType: [],
+        premium: decimal(v.premium),
+        limit: decimal(v.limit),
+        retention: decimal(v.retention),
+      }),
   },
   {
     name: "POST RPM",
-    call: (c, v) => post("assessment/getrpmdistributiondata", {
-      ...peerGroup(c, v), organizationType: [], premium: decimal(v.premium), limit: decimal(v.limit),
-    }),
+    call: (c, v) =>
+      post("assessment/getrpmdistributiondata", {
+        ...peerGroup(c, v),
+        organizationType: [],
+        premium: decimal(v.premium),
+        limit: decimal(v.limit),
+      }),
   },
   {
     name: "POST total program count",
@@ -94,7 +109,8 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     name: "POST limit adequacy",
-    call: (c, v) => post("lossdetails/getlimitadequacydata", { ...peerGroup(c, v), clientLimit: decimal(v.clientLimit) }),
+    call: (c, v) =>
+      post("lossdetails/getlimitadequacydata", { ...peerGroup(c, v), clientLimit: decimal(v.clientLimit) }),
   },
   {
     name: "GET assessment",
@@ -112,7 +128,8 @@ export const OPERATIONS: readonly Operation[] = [
   {
     // Issue 30: the broadest group at 12 x 3-month periods, within 15 ms p95 (SEMANTICS.md section 13).
     name: "POST market trend",
-    call: (c, v) => post("trend/getmarkettrend", { ...peerGroup(c, v), organizationType: [], periodMonths: 3, periods: 12 }),
+    call: (c, v) =>
+      post("trend/getmarkettrend", { ...peerGroup(c, v), organizationType: [], periodMonths: 3, periods: 12 }),
     only: { broadest: { limitMs: 15 } },
   },
   {

@@ -51,7 +51,8 @@ export function positiveNumber(text: string): number {
 
 function wholeNumber(text: string): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new InvalidArgumentError(`"${text}" is not a whole number`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value))
+    throw new InvalidArgumentError(`"${text}" is not a whole number`);
   return value;
 }
 
@@ -80,12 +81,22 @@ export function readOptions(argv: readonly string[], cwd = process.cwd()): Bench
     .option("--warmup <n>", "unmeasured cold requests first (default 20; smoke 3)", wholeNumber)
     .option("--duration <seconds>", "length of each warm run (default 10; smoke 0.5)", positiveNumber)
     .option("--connections <n>", "warm concurrency", wholeNumber, 32)
-    .addOption(new Option("--engine <engine>", "PEER_INDEX=on (index) or off (sql)").choices(["index", "sql"]).default("index"))
+    .addOption(
+      new Option("--engine <engine>", "PEER_INDEX=on (index) or off (sql)").choices(["index", "sql"]).default("index"),
+    )
     .option("--reuse", "keep the database when it already holds a complete import of this scale")
     .option("--database-url <url>", "the database (default postgres://postgres@127.0.0.1:5432/cpb_bench_<scale>)")
     .option("--data <dir>", "a generated folder to import (default .cpb/bench/data-<scale>/, generated when missing)")
-    .option("--json <file>", "where to write the results (default .cpb/bench/results-<scale>.json, -sql.json for --engine sql)")
-    .option("--ready-timeout <seconds>", "how long the server may take to get ready, and an index to rebuild", positiveNumber, 300)
+    .option(
+      "--json <file>",
+      "where to write the results (default .cpb/bench/results-<scale>.json, -sql.json for --engine sql)",
+    )
+    .option(
+      "--ready-timeout <seconds>",
+      "how long the server may take to get ready, and an index to rebuild",
+      positiveNumber,
+      300,
+    )
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
     .parse(argv, { from: "user" });
   const raw = program.opts<RawOptions>();
@@ -106,7 +117,9 @@ export function readOptions(argv: readonly string[], cwd = process.cwd()): Bench
     databaseUrl: raw.databaseUrl ?? `${DEFAULT_SERVER_URL}/${defaultName}`,
     dataDir: raw.data ? path.resolve(cwd, raw.data) : path.join(benchDir, `data-${scale}`),
     dataDirGiven: raw.data !== undefined,
-    jsonFile: raw.json ? path.resolve(cwd, raw.json) : path.join(benchDir, `results-${scale}${raw.engine === "sql" ? "-sql" : ""}.json`),
+    jsonFile: raw.json
+      ? path.resolve(cwd, raw.json)
+      : path.join(benchDir, `results-${scale}${raw.engine === "sql" ? "-sql" : ""}.json`),
     readyTimeoutSeconds: raw.readyTimeout,
     dropAtEnd: smoke && raw.databaseUrl === undefined,
   };

@@ -71,7 +71,9 @@ async function vmRssBytes(pid: number): Promise<number> {
 async function childrenOf(pid: number): Promise<number[]> {
   try {
     const tasks = await readdir(`/proc/${pid}/task`);
-    const lists = await Promise.all(tasks.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, "utf8").catch(() => "")));
+    const lists = await Promise.all(
+      tasks.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, "utf8").catch(() => "")),
+    );
     return lists.flatMap((list) => list.split(" ").filter(Boolean).map(Number));
   } catch {
     return [];

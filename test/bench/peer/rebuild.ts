@@ -52,7 +52,8 @@ export async function runRebuild(options: {
   const peakRssBytes = options.rss.peak(committedAt, performance.now());
   const load = await running.stop();
   countFailures(options.failures, "rebuild load (broadest POST assessment)", load);
-  if (!readyz) recordFailure(options.failures, `rebuild: version ${version} not served within ${options.timeoutMs / 1000} s`);
+  if (!readyz)
+    recordFailure(options.failures, `rebuild: version ${version} not served within ${options.timeoutMs / 1000} s`);
   return {
     version,
     servedWithinMs: readyz ? servedAt - committedAt : null,

@@ -16,7 +16,9 @@ export async function fetchReference(client: ApiClient, peerClass: PeerClass): P
   for (const operation of OPERATIONS.filter((o) => measuredAt(o, peerClass))) {
     const answer = await client.send(operation.call(peerClass, baseVariant(peerClass)));
     if (answer.status !== 200) {
-      throw new Error(`${peerClass.name} ${operation.name}: ${answer.status} ${answer.body.toString("utf8").slice(0, 300)}`);
+      throw new Error(
+        `${peerClass.name} ${operation.name}: ${answer.status} ${answer.body.toString("utf8").slice(0, 300)}`,
+      );
     }
     answers.set(operation, answer);
   }

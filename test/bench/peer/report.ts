@@ -56,7 +56,14 @@ export interface BenchReport {
   finishedAt: string;
   machine: Machine;
   settings: Record<string, string | number | boolean>;
-  data: { scale: number; companies: number; programs: number; losses: number; reusedDatabase: boolean; importMs: number | null };
+  data: {
+    scale: number;
+    companies: number;
+    programs: number;
+    losses: number;
+    reusedDatabase: boolean;
+    importMs: number | null;
+  };
   classes: ClassReport[];
   server: {
     engine: string;
@@ -91,7 +98,20 @@ function indexLine(index: PeerIndexState | null): string {
 
 /** The readable table and the lines under it. */
 export function formatReport(report: BenchReport): string {
-  const header = ["class", "operation", "peers", "bytes", "cold p50", "cold p95", "limit", "pass", "warm req/s", "warm p50/p99", "bare req/s", "ratio"];
+  const header = [
+    "class",
+    "operation",
+    "peers",
+    "bytes",
+    "cold p50",
+    "cold p95",
+    "limit",
+    "pass",
+    "warm req/s",
+    "warm p50/p99",
+    "bare req/s",
+    "ratio",
+  ];
   const body = report.rows.map((r) => [
     r.class,
     r.operation,
@@ -108,7 +128,8 @@ export function formatReport(report: BenchReport): string {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const left = new Set([0, 1, 7]);
-  const line = (cells: string[]) => cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   const index = report.server.peerIndex;
   const rebuild = report.rebuild;
   const m = report.machine;

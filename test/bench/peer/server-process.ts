@@ -71,7 +71,11 @@ export async function startServer(settings: ServerSettings): Promise<ServerProce
     startedAt,
     exited: () => exitReason,
     async ready(timeoutMs) {
-      const readyz = await pollReadyz(baseUrl, (r) => r.status === 200, { intervalMs: 100, timeoutMs, abort: () => exitReason });
+      const readyz = await pollReadyz(baseUrl, (r) => r.status === 200, {
+        intervalMs: 100,
+        timeoutMs,
+        abort: () => exitReason,
+      });
       if (!readyz) throw new Error(`cpb serve was not ready within ${timeoutMs / 1000} s; see ${settings.logFile}`);
       return readyz;
     },
@@ -89,10 +93,17 @@ export async function startServer(settings: ServerSettings): Promise<ServerProce
  * The dev OpenID provider (identity.ts) and `cpb serve` trusting it, on the bench's
  * as-of date; the caller stops both (the server first).
  */
-export async function startServerWithIdentity(settings: Pick<ServerSettings, "databaseUrl" | "peerIndex" | "logFile" | "env">): Promise<{ identity: BenchIdentity; server: ServerProcess }> {
+export async function startServerWithIdentity(
+  settings: Pick<ServerSettings, "databaseUrl" | "peerIndex" | "logFile" | "env">,
+): Promise<{ identity: BenchIdentity; server: ServerProcess }> {
   const identity = await startIdentity();
   try {
-    const server = await startServer({ ...settings, issuer: identity.issuer, audience: identity.audience, asOf: AS_OF });
+    const server = await startServer({
+      ...settings,
+      issuer: identity.issuer,
+      audience: identity.audience,
+      asOf: AS_OF,
+    });
     return { identity, server };
   } catch (error) {
     await identity.close();

@@ -33,7 +33,13 @@ export interface WarmLoad {
 }
 
 /** The load of one repeated request against a base URL, as autocannon takes it. */
-export function loadSpec(baseUrl: string, token: string, call: ApiCall, connections: number, durationSeconds: number): LoadSpec {
+export function loadSpec(
+  baseUrl: string,
+  token: string,
+  call: ApiCall,
+  connections: number,
+  durationSeconds: number,
+): LoadSpec {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (call.body !== undefined) headers["content-type"] = "application/json";
   return { url: `${baseUrl}${call.path}`, method: call.method, headers, body: call.body, connections, durationSeconds };
@@ -47,7 +53,11 @@ export function loadSpec(baseUrl: string, token: string, call: ApiCall, connecti
  */
 export async function runWarm(options: WarmLoad & { label: string; failures: FailureLog }): Promise<WarmResult> {
   const { load, bare, call, answer, failures, label } = options;
-  await bare.serve({ status: answer.status, contentType: answer.contentType, bodyBase64: answer.body.toString("base64") });
+  await bare.serve({
+    status: answer.status,
+    contentType: answer.contentType,
+    bodyBase64: answer.body.toString("base64"),
+  });
   const rounds = Math.max(1, Math.min(WARM_ROUNDS, Math.floor(options.durationSeconds)));
   const seconds = options.durationSeconds / rounds;
   const servers: LoadResult[] = [];
@@ -60,7 +70,9 @@ export async function runWarm(options: WarmLoad & { label: string; failures: Fai
   const bareResult = combine(bares);
   countFailures(failures, `warm ${label}`, server);
   countFailures(failures, `warm bare ${label}`, bareResult);
-  const roundRatios = servers.map((s, i) => (bares[i]!.requestsPerSecond > 0 ? s.requestsPerSecond / bares[i]!.requestsPerSecond : 0));
+  const roundRatios = servers.map((s, i) =>
+    bares[i]!.requestsPerSecond > 0 ? s.requestsPerSecond / bares[i]!.requestsPerSecond : 0,
+  );
   return { server, bare: bareResult, ratio: median(roundRatios), roundRatios };
 }
 
@@ -69,7 +81,8 @@ function combine(rounds: readonly LoadResult[]): LoadResult {
   const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
   const durationSeconds = rounds.reduce((sum, r) => sum + r.durationSeconds, 0);
   const statusCodes: Record<string, number> = {};
-  for (const r of rounds) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  for (const r of rounds)
+    for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
   return {
     requests,
     durationSeconds,
@@ -90,14 +103,24 @@ function combine(rounds: readonly LoadResult[]): LoadResult {
  */
 export async function primeLoad(options: WarmLoad): Promise<void> {
   const { load, bare, answer, call, connections, durationSeconds } = options;
-  await bare.serve({ status: answer.status, contentType: answer.contentType, bodyBase64: answer.body.toString("base64") });
+  await bare.serve({
+    status: answer.status,
+    contentType: answer.contentType,
+    bodyBase64: answer.body.toString("base64"),
+  });
   await load.run(loadSpec(bare.url, options.token, call, connections, durationSeconds));
   await load.run(loadSpec(options.serverUrl, options.token, call, connections, durationSeconds));
 }
 
 /** Non-2xx answers and connection errors (timeouts among them) of a load run. */
 export function countFailures(failures: FailureLog, label: string, result: LoadResult): void {
-  const codes = Object.entries(result.statusCodes).filter(([code]) => !code.startsWith("2")).map(([code, n]) => `${code} x${n}`);
-  recordFailure(failures, `${label}: ${result.non2xx} non-2xx answers${codes.length ? ` (${codes.join(", ")})` : ""}`, result.non2xx);
+  const codes = Object.entries(result.statusCodes)
+    .filter(([code]) => !code.startsWith("2"))
+    .map(([code, n]) => `${code} x${n}`);
+  recordFailure(
+    failures,
+    `${label}: ${result.non2xx} non-2xx answers${codes.length ? ` (${codes.join(", ")})` : ""}`,
+    result.non2xx,
+  );
   recordFailure(failures, `${label}: ${result.errors} errors (${result.timeouts} timeouts)`, result.errors);
 }

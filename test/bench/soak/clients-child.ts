@@ -20,7 +20,10 @@ const reply = (message: FromClients) => process.send?.(message);
 
 /** What a failed answer is filed under: its status and the start of its body (messages stay distinct, ids do not). */
 function failureOf(status: number, body: Buffer): string {
-  const text = body.toString("utf8").slice(0, 160).replace(/\d{4,}/g, "N");
+  const text = body
+    .toString("utf8")
+    .slice(0, 160)
+    .replace(/\d{4,}/g, "N");
   return `${status} ${text}`;
 }
 
@@ -31,10 +34,15 @@ async function loop(client: ApiClient, mix: RequestMix): Promise<void> {
     try {
       const answer = await client.send(call);
       if (answer.status !== 200) recorder.fail(operation, answer.ms, failureOf(answer.status, answer.body));
-      else if (!parsesAsJson(answer.body)) recorder.fail(operation, answer.ms, `200 that is not JSON: ${answer.body.toString("utf8").slice(0, 80)}`);
+      else if (!parsesAsJson(answer.body))
+        recorder.fail(operation, answer.ms, `200 that is not JSON: ${answer.body.toString("utf8").slice(0, 80)}`);
       else recorder.record(operation, answer.ms);
     } catch (error) {
-      recorder.fail(operation, performance.now() - started, `no answer: ${error instanceof Error ? error.message : String(error)}`);
+      recorder.fail(
+        operation,
+        performance.now() - started,
+        `no answer: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

@@ -26,7 +26,12 @@ export interface SoakClients {
  * Starts the soak's clients in their own process (clients-child.ts). The peer classes
  * carry bigint amounts, so the channel uses structured clone ("advanced"), not JSON.
  */
-export async function startClients(options: { baseUrl: string; token: string; concurrency: number; mix: MixSettings }): Promise<SoakClients> {
+export async function startClients(options: {
+  baseUrl: string;
+  token: string;
+  concurrency: number;
+  mix: MixSettings;
+}): Promise<SoakClients> {
   const child = forkChild(path.join(import.meta.dirname, "clients-child.ts"), "advanced");
   let exitReason: string | undefined;
   const waiting: { type: FromClients["type"]; resolve: (m: FromClients) => void; reject: (e: Error) => void }[] = [];

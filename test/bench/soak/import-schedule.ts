@@ -72,7 +72,14 @@ export function startImportSchedule(options: {
   const once = async (number: number) => {
     const span: BusySpan = { from: performance.now(), to: Infinity };
     spans.push(span);
-    const record: ImportRecord = { number, startedAt: span.from, importMs: null, version: null, servedAfterMs: null, importPeakRssBytes: null };
+    const record: ImportRecord = {
+      number,
+      startedAt: span.from,
+      importMs: null,
+      version: null,
+      servedAfterMs: null,
+      importPeakRssBytes: null,
+    };
     records.push(record);
     try {
       const before = (await readReadyz(options.serverUrl)).datasetVersion ?? 0;
@@ -81,9 +88,11 @@ export function startImportSchedule(options: {
       record.importMs = run.ms;
       record.importPeakRssBytes = run.peakRssBytes;
       const importedAt = performance.now();
-      const served = (r: Readyz) => (r.datasetVersion ?? 0) > before && (r.peerIndex ? r.peerIndex.version === r.datasetVersion : true);
+      const served = (r: Readyz) =>
+        (r.datasetVersion ?? 0) > before && (r.peerIndex ? r.peerIndex.version === r.datasetVersion : true);
       const readyz = await pollReadyz(options.serverUrl, served, { intervalMs: 250, timeoutMs: options.timeoutMs });
-      if (!readyz) throw new Error(`the server did not answer from the new version within ${options.timeoutMs / 1000} s`);
+      if (!readyz)
+        throw new Error(`the server did not answer from the new version within ${options.timeoutMs / 1000} s`);
       record.version = readyz.datasetVersion;
       record.servedAfterMs = performance.now() - importedAt;
       options.step(

@@ -50,12 +50,20 @@ export function createLatencyRecorder(operations: readonly string[]) {
   const histogram = () => createHistogram({ lowest: 1, highest: 600_000_000, figures: 3 });
   const tally = (operation: string) => {
     let found = tallies.get(operation);
-    if (!found) tallies.set(operation, (found = { window: histogram(), run: histogram(), windowFailed: 0, runFailed: 0 }));
+    if (!found)
+      tallies.set(operation, (found = { window: histogram(), run: histogram(), windowFailed: 0, runFailed: 0 }));
     return found;
   };
   const figures = (h: RecordableHistogram, failed: number): OperationFigures => {
     const ms = (us: number) => us / 1000;
-    return { requests: h.count, failed, p50Ms: ms(h.percentile(50)), p95Ms: ms(h.percentile(95)), p99Ms: ms(h.percentile(99)), maxMs: ms(h.max) };
+    return {
+      requests: h.count,
+      failed,
+      p50Ms: ms(h.percentile(50)),
+      p95Ms: ms(h.percentile(95)),
+      p99Ms: ms(h.percentile(99)),
+      maxMs: ms(h.max),
+    };
   };
   for (const name of operations) tally(name);
   return {

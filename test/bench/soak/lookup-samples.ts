@@ -22,6 +22,7 @@ export async function sampleLookups(client: pg.Client): Promise<LookupSamples> {
     `select word from (select distinct split_part(company_name, ' ', 1) as word from companies) words order by random() limit ${SAMPLED}`,
   );
   const nameWords = names.rows.map((r) => r.word).filter((w) => w.length >= 2);
-  if (!companyIds.length || !lossEventIds.length || !nameWords.length) throw new Error("the database holds no companies or no losses to look up");
+  if (!companyIds.length || !lossEventIds.length || !nameWords.length)
+    throw new Error("the database holds no companies or no losses to look up");
   return { companyIds, lossEventIds, nameWords };
 }

@@ -1,6 +1,15 @@
 import type { PeerClass } from "../peer/classes.js";
 import { centsText, type JsonValue } from "../peer/decimal-text.js";
-import { API_BASE, decimal, OPERATIONS, peerGroup, peerQuery, post, type ApiCall, type Variant } from "../peer/operations.js";
+import {
+  API_BASE,
+  decimal,
+  OPERATIONS,
+  peerGroup,
+  peerQuery,
+  post,
+  type ApiCall,
+  type Variant,
+} from "../peer/operations.js";
 
 /** What one request of the soak is made of; each operation takes the part it needs. */
 export interface RequestInputs {
@@ -55,7 +64,12 @@ function searchQuery({ nameWord, companyId, shape }: RequestInputs): Record<stri
     case 1:
       return { $filter: `contains(CompanyName, ${quoted(nameWord)})`, $top: "10" };
     case 2:
-      return { $filter: "OrganizationType eq 'PUB'", $orderBy: "CompanyName", $skip: String((shape % 50) * 10), $top: "10" };
+      return {
+        $filter: "OrganizationType eq 'PUB'",
+        $orderBy: "CompanyName",
+        $skip: String((shape % 50) * 10),
+        $top: "10",
+      };
     default:
       return { $filter: `Id ge ${companyId} and Id lt ${companyId + 100}`, $orderBy: "Id", $top: "100" };
   }
@@ -70,15 +84,30 @@ export const SOAK_OPERATIONS: readonly SoakOperation[] = [
   {
     name: "GET RPM",
     call: ({ peerClass: c, variant: v }) =>
-      get("assessment/getrpmdistributiondata", { ...peerQuery(c, v), premium: centsText(v.premium), limit: centsText(v.limit) }),
+      get("assessment/getrpmdistributiondata", {
+        ...peerQuery(c, v),
+        premium: centsText(v.premium),
+        limit: centsText(v.limit),
+      }),
   },
   {
     name: "POST total loss count",
     call: ({ peerClass: c, variant: v, shape }) =>
-      post("assessment/getTotalLossCount", { ...peerGroup(c, v), organizationType: [], premium: decimal(v.premium), ...lossYears(shape) }),
+      post("assessment/getTotalLossCount", {
+        ...peerGroup(c, v),
+        organizationType: [],
+        premium: decimal(v.premium),
+        ...lossYears(shape),
+      }),
   },
-  { name: "GET limit adequacy", call: ({ peerClass: c, variant: v }) => limitAdequacyQuery("lossdetails/limitadequacy", c, v) },
-  { name: "GET limit adequacy (alt path)", call: ({ peerClass: c, variant: v }) => limitAdequacyQuery("lossdetails/getlimitadequacydata", c, v) },
+  {
+    name: "GET limit adequacy",
+    call: ({ peerClass: c, variant: v }) => limitAdequacyQuery("lossdetails/limitadequacy", c, v),
+  },
+  {
+    name: "GET limit adequacy (alt path)",
+    call: ({ peerClass: c, variant: v }) => limitAdequacyQuery("lossdetails/getlimitadequacydata", c, v),
+  },
   { name: "GET company", call: ({ companyId }) => get(`company/${companyId}`) },
   { name: "GET company search", call: (inputs) => get("company", searchQuery(inputs)) },
   { name: "GET loss details", call: ({ lossEventId }) => get(`lossdetails/${lossEventId}`) },

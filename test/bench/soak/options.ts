@@ -51,18 +51,33 @@ function environmentEntry(text: string, previous: Record<string, string>): Recor
 /** Reads the command line; `--smoke` changes the defaults of the options it is not given. */
 export function readSoakOptions(argv: readonly string[], cwd = process.cwd()): SoakOptions {
   const program = new Command("soak")
-    .description("every REST operation at a steady concurrency for many minutes, with imports on a schedule; fails on any error or on RSS growth")
+    .description(
+      "every REST operation at a steady concurrency for many minutes, with imports on a schedule; fails on any error or on RSS growth",
+    )
     .option("--minutes <n>", "how long the load runs (default 30; smoke 1)", positiveNumber)
     .option("--concurrency <n>", "clients, each sending without pause on its own connection", countAboveZero, 32)
     .option("--scale <factor>", "data size as a fraction of Advisen scale (default 1; smoke 0.01)", positiveNumber)
     .option("--data <dir>", "a generated folder to import (default .cpb/bench/data-<scale>/, generated when missing)")
-    .option("--import-every <minutes>", "cpb import --replace of the folder this often (default 5; smoke 0.3)", positiveNumber)
-    .option("--warmup <minutes>", "load before RSS is judged, and at least until the first import's rebuild settles (default 3; smoke 0.15)", positiveNumber)
+    .option(
+      "--import-every <minutes>",
+      "cpb import --replace of the folder this often (default 5; smoke 0.3)",
+      positiveNumber,
+    )
+    .option(
+      "--warmup <minutes>",
+      "load before RSS is judged, and at least until the first import's rebuild settles (default 3; smoke 0.15)",
+      positiveNumber,
+    )
     .option("--report-every <seconds>", "length of a report period (default 60; smoke 10)", positiveNumber)
     .option("--server-url <url>", "the PostgreSQL server; the soak creates its own database there", DEFAULT_SERVER_URL)
     .option("--json <file>", "where to write the results (default .cpb/bench/soak-<scale>.json)")
     .option("--server-env <NAME=value>", "more environment for cpb serve; repeatable", environmentEntry, {})
-    .option("--ready-timeout <seconds>", "how long the server may take to get ready, and an import's version to be served", positiveNumber, 600)
+    .option(
+      "--ready-timeout <seconds>",
+      "how long the server may take to get ready, and an import's version to be served",
+      positiveNumber,
+      600,
+    )
     .option("--smoke", "a 1-minute run at scale 0.01 with 10 s periods, to check the soak works (not in CI)")
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
     .parse(argv, { from: "user" });
@@ -83,7 +98,9 @@ export function readSoakOptions(argv: readonly string[], cwd = process.cwd()): S
     warmupMinutes: raw.warmup ?? (smoke ? 0.15 : 3),
     reportEverySeconds: raw.reportEvery ?? (smoke ? 10 : 60),
     databaseUrl: `${raw.serverUrl.replace(/\/+$/, "")}/${name}`,
-    jsonFile: raw.json ? path.resolve(cwd, raw.json) : path.join(benchDir, `soak-${scale}${smoke ? "-smoke" : ""}.json`),
+    jsonFile: raw.json
+      ? path.resolve(cwd, raw.json)
+      : path.join(benchDir, `soak-${scale}${smoke ? "-smoke" : ""}.json`),
     readyTimeoutSeconds: raw.readyTimeout,
     dropAtEnd: smoke,
     serverEnv: raw.serverEnv,

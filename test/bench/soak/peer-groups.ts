@@ -32,6 +32,7 @@ export function soakPeerGroups(classes: readonly PeerClass[]): PeerClass[] {
 /** A short label for a group: its NAICS codes (count beyond two), lines of business, revenue band unless every revenue. */
 export function groupLabel(c: PeerClass): string {
   const naics = c.naics.length > 2 ? `${c.naics.length} NAICS` : c.naics.join("+");
-  const band = c.exposureRangeLow > 0n ? ` revenues ${centsText(c.exposureRangeLow)}-${centsText(c.exposureRangeHigh)}` : "";
+  const band =
+    c.exposureRangeLow > 0n ? ` revenues ${centsText(c.exposureRangeLow)}-${centsText(c.exposureRangeHigh)}` : "";
   return `${naics} LOB ${c.lineOfBusinessId.join("+")}${band}`;
 }

@@ -41,10 +41,15 @@ export async function runPeriods(options: {
   for (let number = 1; number <= periods; number++) {
     const from = performance.now();
     const health = startHealthProbe(server.baseUrl);
-    const gone = await sleepUntil(Math.min(loadStart + number * periodMs, loadEnd), () => server.exited() ?? clients.exited());
+    const gone = await sleepUntil(
+      Math.min(loadStart + number * periodMs, loadEnd),
+      () => server.exited() ?? clients.exited(),
+    );
     const last = number === periods || gone !== undefined;
     if (last && !gone) await imports.stop();
-    const seen = last ? await clients.stop().catch(() => ({ window: emptyWindow(), run })) : { window: await clients.window(), run };
+    const seen = last
+      ? await clients.stop().catch(() => ({ window: emptyWindow(), run }))
+      : { window: await clients.window(), run };
     run = seen.run;
     const to = performance.now();
     const readyz = await readReadyz(server.baseUrl);

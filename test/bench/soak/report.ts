@@ -38,12 +38,15 @@ const percent = (fraction: number) => `${fraction >= 0 ? "+" : ""}${(fraction * 
 /** A period: two summary lines, a row per operation, its most frequent distinct failures. */
 export function formatWindow(w: SoakWindow, periods: number): string {
   const { clients, rss } = w;
-  const memory = rss.maxBytes === 0
-    ? "no RSS sample"
-    : rss.quietBytes === null
-    ? `RSS ${mib(rss.maxBytes)} peak (no sample outside imports)`
-    : `RSS ${mib(rss.quietBytes)} quiet, ${mib(rss.maxBytes)} peak, ${rss.baseline ? "the baseline" : rss.growth === null ? "in warm-up" : `${percent(rss.growth)} vs baseline`}`;
-  const loop = w.eventLoopDelayMs ? `event-loop delay (last 30-60 s) p99 ${ms(w.eventLoopDelayMs.p99)} ms, max ${ms(w.eventLoopDelayMs.max)} ms` : "event-loop delay n/a";
+  const memory =
+    rss.maxBytes === 0
+      ? "no RSS sample"
+      : rss.quietBytes === null
+        ? `RSS ${mib(rss.maxBytes)} peak (no sample outside imports)`
+        : `RSS ${mib(rss.quietBytes)} quiet, ${mib(rss.maxBytes)} peak, ${rss.baseline ? "the baseline" : rss.growth === null ? "in warm-up" : `${percent(rss.growth)} vs baseline`}`;
+  const loop = w.eventLoopDelayMs
+    ? `event-loop delay (last 30-60 s) p99 ${ms(w.eventLoopDelayMs.p99)} ms, max ${ms(w.eventLoopDelayMs.max)} ms`
+    : "event-loop delay n/a";
   const lines = [
     `period ${w.number}/${periods} (${clock(w.fromSeconds)}-${clock(w.toSeconds)}): ${clients.requests} requests, ${clients.seconds > 0 ? (clients.requests / clients.seconds).toFixed(1) : "-"}/s, ` +
       `${clients.failed} failed; dataset version ${w.datasetVersion ?? "?"}, index ${w.peerIndexVersion ?? "?"}${w.importing ? ", importing" : ""}`,
@@ -57,17 +60,26 @@ export function formatWindow(w: SoakWindow, periods: number): string {
 /** A row per operation, in the mix's order. */
 export function operationTable(operations: Record<string, OperationFigures>): string[] {
   const head = `  ${"operation".padEnd(30)}${["requests", "failed", "p50 ms", "p95 ms", "p99 ms", "max ms"].map((h) => h.padStart(9)).join("")}`;
-  const rows = Object.entries(operations).map(([name, f]) =>
-    `  ${name.padEnd(30)}${[String(f.requests), String(f.failed), ms(f.p50Ms), ms(f.p95Ms), ms(f.p99Ms), ms(f.maxMs)].map((c) => c.padStart(9)).join("")}`,
+  const rows = Object.entries(operations).map(
+    ([name, f]) =>
+      `  ${name.padEnd(30)}${[String(f.requests), String(f.failed), ms(f.p50Ms), ms(f.p95Ms), ms(f.p99Ms), ms(f.maxMs)].map((c) => c.padStart(9)).join("")}`,
   );
   return [head, ...rows];
 }
 
 /** The whole run: per operation, the imports, the errors, the RSS rule and its outcome. */
-export function formatSummary(run: Record<string, OperationFigures>, seconds: number, imports: readonly ImportRecord[], verdict: SoakVerdict): string {
+export function formatSummary(
+  run: Record<string, OperationFigures>,
+  seconds: number,
+  imports: readonly ImportRecord[],
+  verdict: SoakVerdict,
+): string {
   const requests = Object.values(run).reduce((sum, f) => sum + f.requests, 0);
   const { rss, errors } = verdict;
-  const lines = [`whole run: ${requests} requests in ${clock(seconds)}, ${(requests / seconds).toFixed(1)}/s`, ...operationTable(run)];
+  const lines = [
+    `whole run: ${requests} requests in ${clock(seconds)}, ${(requests / seconds).toFixed(1)}/s`,
+    ...operationTable(run),
+  ];
   for (const i of imports) {
     lines.push(
       `import ${i.number}: ${i.importMs === null ? "failed" : `${(i.importMs / 1000).toFixed(1)} s`}` +
@@ -82,6 +94,8 @@ export function formatSummary(run: Record<string, OperationFigures>, seconds: nu
       ? `RSS: baseline ${mib(rss.baselineBytes!)} (period ${rss.baselineWindow}); largest growth ${percent(rss.worstGrowth!)} (period ${rss.worstWindow}): ${rss.passed ? "flat" : "GREW beyond 10%"}`
       : `RSS: not judged (${rss.baselineWindow === null ? "no period after the warm-up had quiet samples" : "no period after the baseline"}): run longer`,
   );
-  lines.push(verdict.passed ? "PASS" : `FAIL${errors.count ? `: ${errors.count} errors` : ""}${rss.passed ? "" : "; RSS grew"}`);
+  lines.push(
+    verdict.passed ? "PASS" : `FAIL${errors.count ? `: ${errors.count} errors` : ""}${rss.passed ? "" : "; RSS grew"}`,
+  );
   return lines.join("\n");
 }

@@ -59,7 +59,13 @@ export function createRssWatch(options: { warmUpEndsAt(): number | undefined }) 
 
   return {
     /** Measures period `window` ([from, to], performance.now()) from the samples. */
-    measure(window: number, from: number, to: number, samples: readonly RssSample[], busyAt: (at: number) => boolean): WindowRss {
+    measure(
+      window: number,
+      from: number,
+      to: number,
+      samples: readonly RssSample[],
+      busyAt: (at: number) => boolean,
+    ): WindowRss {
       const inside = samples.filter((s) => s.at >= from && s.at < to);
       const quiet = inside.filter((s) => !busyAt(s.at)).map((s) => s.bytes);
       const quietBytes = quiet.length >= MIN_QUIET_SAMPLES ? median(quiet) : null;

@@ -9,7 +9,11 @@ export interface DrawSource {
   linesOfBusiness: readonly CsvRow[];
 }
 
-const EXPOSURE_COLUMNS: Record<ExposureType, string> = { Revenues: "revenues", Employees: "employees", "Market Cap": "market_cap" };
+const EXPOSURE_COLUMNS: Record<ExposureType, string> = {
+  Revenues: "revenues",
+  Employees: "employees",
+  "Market Cap": "market_cap",
+};
 const BAND_EDGES = ["100000", "1000000", "1000000000", "1000", "10000000", "25000000", "2500000", "750000"];
 
 /** Decimal text with at most 2 decimals (rounded half away from zero), no exponent. */
@@ -39,7 +43,12 @@ function drawAmount(rows: readonly CsvRow[], column: string, random: SeededRando
   return randomAmount(random);
 }
 
-function drawExposureRange(source: DrawSource, type: ExposureType, anchor: CsvRow, random: SeededRandom): [string, string] {
+function drawExposureRange(
+  source: DrawSource,
+  type: ExposureType,
+  anchor: CsvRow,
+  random: SeededRandom,
+): [string, string] {
   const column = EXPOSURE_COLUMNS[type];
   const known = source.dataset.companies
     .map((company) => company[column] ?? "")
@@ -89,7 +98,10 @@ function drawTrailing(random: SeededRandom, asOf: string, anchorDate: string): [
   return holding.length > 0 && random.chance(0.6) ? random.pick(holding) : random.pick(pairs);
 }
 
-function drawLossYears(source: DrawSource, random: SeededRandom): Pick<ReferenceRequest, "lossYear" | "oldestLossYear" | "newestLossYear"> {
+function drawLossYears(
+  source: DrawSource,
+  random: SeededRandom,
+): Pick<ReferenceRequest, "lossYear" | "oldestLossYear" | "newestLossYear"> {
   const years = source.dataset.losses.map((loss) => {
     const accident = loss.accident_date ?? "";
     return Number((accident !== "" ? accident : (loss.filing_date ?? "2020")).slice(0, 4));
@@ -100,14 +112,20 @@ function drawLossYears(source: DrawSource, random: SeededRandom): Pick<Reference
   if (u < 0.45) return { lossYear: year() };
   // lossYear given: the range is ignored entirely, not even validated (SEMANTICS.md section 3).
   if (u < 0.5) {
-    const ignored = random.pick([{ oldestLossYear: 2030, newestLossYear: 1990 }, { oldestLossYear: 1700 }, { newestLossYear: 1800 }]);
+    const ignored = random.pick([
+      { oldestLossYear: 2030, newestLossYear: 1990 },
+      { oldestLossYear: 1700 },
+      { newestLossYear: 1800 },
+    ]);
     return { lossYear: year(), ...ignored };
   }
   if (u < 0.65) return { oldestLossYear: year() };
   if (u < 0.8) return { newestLossYear: year() };
   const a = year();
   const b = year();
-  return a === b ? { oldestLossYear: a, newestLossYear: a + 1 } : { oldestLossYear: Math.min(a, b), newestLossYear: Math.max(a, b) };
+  return a === b
+    ? { oldestLossYear: a, newestLossYear: a + 1 }
+    : { oldestLossYear: Math.min(a, b), newestLossYear: Math.max(a, b) };
 }
 
 /**
@@ -122,7 +140,8 @@ export function drawRequest(source: DrawSource, random: SeededRandom, asOf: stri
   const companyById = new Map(companies.map((company) => [company.company_id, company]));
   // Mostly an anchor from the last two years, so the default window holds peers.
   const recent = programs.filter((program) => (program.effective_date ?? "") > recentSince);
-  const pickAnchor = (): CsvRow => (recent.length > 0 && random.chance(0.8) ? random.pick(recent) : random.pick(programs));
+  const pickAnchor = (): CsvRow =>
+    recent.length > 0 && random.chance(0.8) ? random.pick(recent) : random.pick(programs);
   let anchorProgram = pickAnchor();
   let anchor = companyById.get(anchorProgram.company_id ?? "") as CsvRow;
   for (let tries = 0; tries < 20 && (anchor.naics ?? "") === ""; tries++) {
@@ -141,7 +160,9 @@ export function drawRequest(source: DrawSource, random: SeededRandom, asOf: stri
   if (naics.size === 0 || random.chance(0.05)) naics.add(random.pick(["99", "999", "10"]));
 
   const coverageId = Number(anchorProgram.coverage_id);
-  const lines = source.linesOfBusiness.filter((line) => Number(line.coverage_id) === coverageId).map((line) => Number(line.line_of_business_id));
+  const lines = source.linesOfBusiness
+    .filter((line) => Number(line.coverage_id) === coverageId)
+    .map((line) => Number(line.line_of_business_id));
   const u = random.next();
   const lineOfBusinessId =
     u < 0.2
@@ -162,7 +183,8 @@ export function drawRequest(source: DrawSource, random: SeededRandom, asOf: stri
   if (random.chance(0.15)) {
     // Bounds are decimals whatever the type: fractional ends around whole employee counts.
     exposureRangeHigh = new Decimal(exposureRangeHigh).plus("0.25").toFixed();
-    if (new Decimal(exposureRangeLow).greaterThanOrEqualTo(1)) exposureRangeLow = new Decimal(exposureRangeLow).minus("0.75").toFixed();
+    if (new Decimal(exposureRangeLow).greaterThanOrEqualTo(1))
+      exposureRangeLow = new Decimal(exposureRangeLow).minus("0.75").toFixed();
   }
 
   const coveragePrograms = programs.filter((program) => Number(program.coverage_id) === coverageId);
@@ -170,7 +192,13 @@ export function drawRequest(source: DrawSource, random: SeededRandom, asOf: stri
   const [oldestTrailing, newestTrailing] = drawTrailing(random, asOf, anchorProgram.effective_date ?? "");
   const clientLimitDraw = random.next();
   const clientLimit =
-    clientLimitDraw < 0.4 ? null : clientLimitDraw < 0.5 ? "0" : clientLimitDraw < 0.75 ? (sampleColumn(coverageLosses, "total_amount", random) ?? "1000000") : randomAmount(random);
+    clientLimitDraw < 0.4
+      ? null
+      : clientLimitDraw < 0.5
+        ? "0"
+        : clientLimitDraw < 0.75
+          ? (sampleColumn(coverageLosses, "total_amount", random) ?? "1000000")
+          : randomAmount(random);
 
   return {
     naics: [...naics],

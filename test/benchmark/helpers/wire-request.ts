@@ -17,7 +17,10 @@ export interface InputSet {
 
 /** The optional bounds an operation reads: the trend's shape, the suggestions' bounds. */
 function boundKeys(inputs: InputSet) {
-  return [...(inputs.trend ? (["periodMonths", "periods"] as const) : []), ...(inputs.suggestionBounds ? (["minPrograms", "maxSuggestions"] as const) : [])];
+  return [
+    ...(inputs.trend ? (["periodMonths", "periods"] as const) : []),
+    ...(inputs.suggestionBounds ? (["minPrograms", "maxSuggestions"] as const) : []),
+  ];
 }
 
 type Json = null | number | string | Json[] | { [key: string]: Json };
@@ -105,7 +108,10 @@ export function toQuery(request: ReferenceRequest, inputs: InputSet, random: See
   for (const amount of inputs.amounts) {
     const value = request[amount];
     if (value === undefined || value === null) continue;
-    query.append(amount === "clientLimit" ? name("clientLimit", "ClientLimit") : spell(amount, random), decimalText(value, random));
+    query.append(
+      amount === "clientLimit" ? name("clientLimit", "ClientLimit") : spell(amount, random),
+      decimalText(value, random),
+    );
   }
   if (inputs.trailing) {
     for (const key of ["oldestTrailing", "newestTrailing"] as const) {
@@ -156,7 +162,8 @@ export function toBody(request: ReferenceRequest, inputs: InputSet, random: Seed
     if (u < 0.33) body[lobKey] = [];
     else if (u < 0.5) body[lobKey] = null;
   }
-  if (request.exposureType !== "Revenues" || random.chance(0.6)) body[spell("exposureType", random)] = exposureSpelling(request.exposureType, random);
+  if (request.exposureType !== "Revenues" || random.chance(0.6))
+    body[spell("exposureType", random)] = exposureSpelling(request.exposureType, random);
   body[spell("exposureRangeLow", random)] = decimal(request.exposureRangeLow);
   body[spell("exposureRangeHigh", random)] = decimal(request.exposureRangeHigh);
   const organizationKey = spell("organizationType", random);

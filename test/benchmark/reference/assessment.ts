@@ -15,7 +15,12 @@ import { money, ordinal } from "./text.js";
 type Kind = "limit" | "premium" | "retention";
 
 /** One distribution (SEMANTICS.md section 6) over the programs given. */
-export function distribution(programs: readonly CsvRow[], kind: Kind, table: BandTable, amount: string | null | undefined): ReferenceDistribution {
+export function distribution(
+  programs: readonly CsvRow[],
+  kind: Kind,
+  table: BandTable,
+  amount: string | null | undefined,
+): ReferenceDistribution {
   const values: bigint[] = [];
   for (const program of programs) {
     const text = program[kind] ?? "";
@@ -27,12 +32,20 @@ export function distribution(programs: readonly CsvRow[], kind: Kind, table: Ban
   const n = roundRatio(percentileRank(values, x));
   return {
     chartDescription: `The selected company's ${kind} of ${money(x)} puts it in the ${ordinal(n)} percentile in relation to its peers.`,
-    bands: table.labels.map((label, i) => ({ bandSeq: i + 1, bandDescription: label, programCount: counts[i] as number })),
+    bands: table.labels.map((label, i) => ({
+      bandSeq: i + 1,
+      bandDescription: label,
+      programCount: counts[i] as number,
+    })),
   };
 }
 
 /** The three distributions over the peer-group programs in the request's window. */
-export function postAssessment(dataset: ReferenceDataset, request: ReferenceRequest, asOf: string): ReferenceDistributions {
+export function postAssessment(
+  dataset: ReferenceDataset,
+  request: ReferenceRequest,
+  asOf: string,
+): ReferenceDistributions {
   const programs = peerPrograms(dataset, request, asOf, "request");
   return {
     limitDistribution: distribution(programs, "limit", LIMIT_BANDS, request.limit),

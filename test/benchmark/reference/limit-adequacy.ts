@@ -29,7 +29,9 @@ export function limitAdequacy(
     id: BigInt(loss.loss_event_id ?? ""),
     amount: BigInt(loss.total_amount ?? ""),
   }));
-  cases.sort((a, b) => (a.amount !== b.amount ? (a.amount < b.amount ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  cases.sort((a, b) =>
+    a.amount !== b.amount ? (a.amount < b.amount ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  );
 
   const total = BigInt(cases.length);
   let covered = 0n;

@@ -15,7 +15,9 @@ export function peerPrograms(
 ): CsvRow[] {
   const ids = matchingCompanyIds(dataset.companies, request);
   const bounds =
-    window === "request" ? timeWindow(asOf, request.oldestTrailing, request.newestTrailing) : timeWindow(asOf, null, null);
+    window === "request"
+      ? timeWindow(asOf, request.oldestTrailing, request.newestTrailing)
+      : timeWindow(asOf, null, null);
   return dataset.programs.filter(
     (program) => rowInPeerGroup(program, ids, request) && inWindow(program.effective_date ?? "", bounds),
   );
@@ -25,7 +27,11 @@ export function peerPrograms(
  * The peer-group loss events (SEMANTICS.md section 1), through the loss-year filter
  * of section 3 when `lossYears` is "filter", with no year filter when "none".
  */
-export function peerLosses(dataset: ReferenceDataset, request: ReferenceRequest, lossYears: "filter" | "none"): CsvRow[] {
+export function peerLosses(
+  dataset: ReferenceDataset,
+  request: ReferenceRequest,
+  lossYears: "filter" | "none",
+): CsvRow[] {
   const ids = matchingCompanyIds(dataset.companies, request);
   return dataset.losses.filter(
     (loss) => rowInPeerGroup(loss, ids, request) && (lossYears === "none" || passesLossYears(loss, request)),

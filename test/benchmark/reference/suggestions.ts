@@ -24,8 +24,10 @@ export interface ReferenceSuggestions {
 
 const EXPOSURE_NAMES = { Revenues: "Revenues", Employees: "Employees", "Market Cap": "Market Cap" } as const;
 
-const everyLine = (request: ReferenceRequest) => request.lineOfBusinessId.length === 0 || request.lineOfBusinessId.includes(0);
-const everyType = (request: ReferenceRequest) => request.organizationType.length === 0 || request.organizationType.some((type) => type.toUpperCase() === "ALL");
+const everyLine = (request: ReferenceRequest) =>
+  request.lineOfBusinessId.length === 0 || request.lineOfBusinessId.includes(0);
+const everyType = (request: ReferenceRequest) =>
+  request.organizationType.length === 0 || request.organizationType.some((type) => type.toUpperCase() === "ALL");
 const cents = (text: string) => new Decimal(text).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -61,7 +63,9 @@ function widen(request: ReferenceRequest, moves: Move[]): ReferenceRequest {
   }
   return {
     ...request,
-    naics: moves.includes("naics") ? [...new Set(request.naics.map((code) => code.slice(0, 2)))].sort(textOrder) : request.naics,
+    naics: moves.includes("naics")
+      ? [...new Set(request.naics.map((code) => code.slice(0, 2)))].sort(textOrder)
+      : request.naics,
     exposureRangeLow: low.toFixed(),
     exposureRangeHigh: high.toFixed(),
     lineOfBusinessId: moves.includes("lineOfBusiness") ? [0] : request.lineOfBusinessId,
@@ -81,13 +85,16 @@ function peerGroupOf(request: ReferenceRequest): Record<string, unknown> {
     exposureType: EXPOSURE_NAMES[request.exposureType],
     exposureRangeLow: Number(cents(request.exposureRangeLow).toFixed()),
     exposureRangeHigh: Number(cents(request.exposureRangeHigh).toFixed()),
-    organizationType: everyType(request) ? [] : [...new Set(request.organizationType.map((type) => type.toUpperCase()))].sort(textOrder),
+    organizationType: everyType(request)
+      ? []
+      : [...new Set(request.organizationType.map((type) => type.toUpperCase()))].sort(textOrder),
     oldestTrailing: oldest,
     newestTrailing: newest,
   };
 }
 
-const companiesOf = (programs: CsvRow[]) => new Set(programs.map((program) => String(BigInt(program.company_id ?? "")))).size;
+const companiesOf = (programs: CsvRow[]) =>
+  new Set(programs.map((program) => String(BigInt(program.company_id ?? "")))).size;
 
 /**
  * The answer of section 14. `refused` says whether the rule refuses a set of programs
@@ -111,7 +118,12 @@ export function suggestPeerGroups(
     return small.length < large.length && small.every((move) => count(small, move) <= count(large, move));
   };
   const kept = qualifying.filter((candidate) => !qualifying.some((other) => isSubset(other.moves, candidate.moves)));
-  kept.sort((a, b) => a.moves.length - b.moves.length || a.programs.length - b.programs.length || textOrder(a.moves.join(","), b.moves.join(",")));
+  kept.sort(
+    (a, b) =>
+      a.moves.length - b.moves.length ||
+      a.programs.length - b.programs.length ||
+      textOrder(a.moves.join(","), b.moves.join(",")),
+  );
   return {
     original: {
       programCount: ownRefused ? null : own.length,

@@ -47,7 +47,8 @@ function valuesOf(programs: readonly CsvRow[], amount: Amount): bigint[] {
 }
 
 /** The loss date: the accident date, else the filing date, as a date. */
-const lossDate = (loss: CsvRow) => ((loss.accident_date ?? "") !== "" ? loss.accident_date! : (loss.filing_date ?? "")).slice(0, 10);
+const lossDate = (loss: CsvRow) =>
+  ((loss.accident_date ?? "") !== "" ? loss.accident_date! : (loss.filing_date ?? "")).slice(0, 10);
 
 /** round(100 (a - b) / b, 2) half away from zero, a and b exact ratios, b > 0; as a JSON number. */
 function changePercent(a: Ratio, b: Ratio): number {
@@ -63,13 +64,21 @@ function changePercent(a: Ratio, b: Ratio): number {
  * filtered from the whole data set, sorted, interpolated in BigInt rationals; the
  * disclosure rule, when given, through the plain reading of contributors.ts.
  */
-export function marketTrend(dataset: ReferenceDataset, request: ReferenceRequest & { periodMonths?: number | null; periods?: number | null }, asOf: string, rule: DisclosureRule = { kind: "none" }): ReferenceTrend {
+export function marketTrend(
+  dataset: ReferenceDataset,
+  request: ReferenceRequest & { periodMonths?: number | null; periods?: number | null },
+  asOf: string,
+  rule: DisclosureRule = { kind: "none" },
+): ReferenceTrend {
   const months = request.periodMonths ?? 12;
   const count = request.periods ?? 5;
   const ids = matchingCompanyIds(dataset.companies, request);
   const programs = dataset.programs.filter((p) => rowInPeerGroup(p, ids, request));
   const losses = dataset.losses.filter((l) => rowInPeerGroup(l, ids, request));
-  const windows: TimeWindow[] = Array.from({ length: count }, (_, k) => ({ start: subtractMonths(asOf, (k + 1) * months), end: subtractMonths(asOf, k * months) }));
+  const windows: TimeWindow[] = Array.from({ length: count }, (_, k) => ({
+    start: subtractMonths(asOf, (k + 1) * months),
+    end: subtractMonths(asOf, k * months),
+  }));
 
   const periods = windows.map((window) => {
     const rows = programs.filter((p) => inWindow(p.effective_date ?? "", window));
@@ -79,22 +88,31 @@ export function marketTrend(dataset: ReferenceDataset, request: ReferenceRequest
       const values = valuesOf(rows, amount);
       const q = (k: bigint) => scaledToNumber(roundRatio(quantile(values, k, 4n)), 2);
       medians[amount] = values.length === 0 ? null : quantile(values, 2n, 4n);
-      quartiles[amount] = values.length === 0
-        ? { count: 0, firstQuartile: null, median: null, thirdQuartile: null }
-        : { count: values.length, firstQuartile: q(1n), median: q(2n), thirdQuartile: q(3n) };
+      quartiles[amount] =
+        values.length === 0
+          ? { count: 0, firstQuartile: null, median: null, thirdQuartile: null }
+          : { count: values.length, firstQuartile: q(1n), median: q(2n), thirdQuartile: q(3n) };
     }
     const sets: [FigureName, CsvRow[]][] = [
       ["programs", rows],
       ["limits", rows.filter((p) => (p.limit ?? "") !== "")],
       ["premiums", rows.filter((p) => (p.premium ?? "") !== "")],
       ["retentions", rows.filter((p) => (p.retention ?? "") !== "")],
-      ["rates per million", rows.filter((p) => (p.premium ?? "") !== "" && (p.limit ?? "") !== "" && toCents(p.limit!) > 0n)],
+      [
+        "rates per million",
+        rows.filter((p) => (p.premium ?? "") !== "" && (p.limit ?? "") !== "" && toCents(p.limit!) > 0n),
+      ],
     ];
     let withheld: ReferenceTrendPeriod["withheld"] = null;
-    if (rule.kind !== "none" && rows.length === 0) withheld = { condition: "min_companies", threshold: rule.minCompanies };
+    if (rule.kind !== "none" && rows.length === 0)
+      withheld = { condition: "min_companies", threshold: rule.minCompanies };
     for (const [figure, set] of sets) {
       if (withheld) break;
-      const refusal = disclosureRefusal(rule, figure, contributorsOf(set.map((p) => ({ companyId: BigInt(p.company_id!), source: p.source || null }))));
+      const refusal = disclosureRefusal(
+        rule,
+        figure,
+        contributorsOf(set.map((p) => ({ companyId: BigInt(p.company_id!), source: p.source || null }))),
+      );
       if (refusal) withheld = { condition: refusal.condition, threshold: refusal.threshold };
     }
     return {

@@ -72,7 +72,9 @@ export function drawnCharts(page: Page): Promise<DrawnChart[]> {
 
 /** The texts of a chart that stick out of it (a pixel of slack for anti-aliasing). */
 export const outside = (chart: DrawnChart) =>
-  chart.texts.filter((t) => t.x < -1 || t.y < -1 || t.x + t.width > chart.width + 1 || t.y + t.height > chart.height + 1);
+  chart.texts.filter(
+    (t) => t.x < -1 || t.y < -1 || t.x + t.width > chart.width + 1 || t.y + t.height > chart.height + 1,
+  );
 
 /** Pairs of texts whose boxes overlap by more than a pixel each way. */
 export function overlapping(texts: readonly DrawnText[]): [string, string][] {

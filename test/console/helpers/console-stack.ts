@@ -7,7 +7,14 @@ import type { Page } from "playwright-core";
 import type { Test } from "tap";
 import { createJwtAuthenticator } from "../../../src/auth/jwt-authenticator.js";
 import type { DisclosureRule } from "../../../src/benchmark/disclosure-rule.js";
-import { DEV_AUDIENCE, DEV_CLIENT, DEV_ISSUER_PATH, DEV_SCOPE, DEV_USER, devConsoleClient } from "../../../src/dev/dev-identity.js";
+import {
+  DEV_AUDIENCE,
+  DEV_CLIENT,
+  DEV_ISSUER_PATH,
+  DEV_SCOPE,
+  DEV_USER,
+  devConsoleClient,
+} from "../../../src/dev/dev-identity.js";
 import { freePort } from "../../../src/dev/free-port.js";
 import { createDevIdentityProvider } from "../../../src/dev/identity-provider.js";
 import { generateDataset, type GenerateOptions } from "../../../src/ingest/generate/generate-dataset.js";
@@ -55,7 +62,13 @@ export async function startConsoleStack(t: Teardown, distDir: string, options: C
   });
   const log = pino({ level: "silent" });
   const authenticator = createJwtAuthenticator({ issuer, audience: DEV_AUDIENCE, requiredScopes, log });
-  const settings = consoleSettings({ issuer, audience: DEV_AUDIENCE, requiredScopes, clientId: CLIENT_ID, thinGroupPrograms: 5 });
+  const settings = consoleSettings({
+    issuer,
+    audience: DEV_AUDIENCE,
+    requiredScopes,
+    clientId: CLIENT_ID,
+    thinGroupPrograms: 5,
+  });
   const app = createApp({
     knex,
     authenticator,
@@ -63,7 +76,13 @@ export async function startConsoleStack(t: Teardown, distDir: string, options: C
     ...(options.asOf !== undefined && { asOf: options.asOf }),
     ...(options.disclosure !== undefined && { disclosure: options.disclosure }),
     console: createConsoleSite({ distDir, settings }),
-    mounts: [{ prefix: DEV_ISSUER_PATH, handle: (req: NodeRequest, res: NodeResponse) => provider.handle(req as IncomingMessage, res as unknown as ServerResponse, DEV_ISSUER_PATH) }],
+    mounts: [
+      {
+        prefix: DEV_ISSUER_PATH,
+        handle: (req: NodeRequest, res: NodeResponse) =>
+          provider.handle(req as IncomingMessage, res as unknown as ServerResponse, DEV_ISSUER_PATH),
+      },
+    ],
   });
   const server = await startHttpServer(app, { port, host: "127.0.0.1" });
   t.teardown(() => server.close(1_000));
@@ -121,7 +140,9 @@ export async function openSignedIn(page: Page, url: string, t: Pick<Test, "match
 }
 
 /** The company with the most programs: its peer group is not empty whichever sector it is in. */
-export async function busiestCompany(knex: Awaited<ReturnType<typeof startConsoleStack>>["knex"]): Promise<{ id: string; name: string }> {
+export async function busiestCompany(
+  knex: Awaited<ReturnType<typeof startConsoleStack>>["knex"],
+): Promise<{ id: string; name: string }> {
   const [row] = (await knex("companies as c")
     .join("programs as p", "p.company_id", "c.company_id")
     .whereNotNull("c.naics2")
@@ -145,7 +166,9 @@ export async function buildGroupFromCompany(page: Page, company: { id: string; n
   const option = page.locator(`[data-testid="company-option"][data-company-id="${company.id}"]`);
   await option.waitFor({ timeout: 15_000 });
   await option.click();
-  await page.waitForURL((url) => url.searchParams.get("companyId") === company.id && url.searchParams.has("naics"), { timeout: 15_000 });
+  await page.waitForURL((url) => url.searchParams.get("companyId") === company.id && url.searchParams.has("naics"), {
+    timeout: 15_000,
+  });
   for (const [label, amount] of Object.entries(CLIENT_PROGRAM)) {
     await page.getByLabel(label, { exact: true }).fill(amount);
     await page.getByLabel(label, { exact: true }).press("Tab");

@@ -31,7 +31,9 @@ function nextMessage(child: ChildProcess, what: string): Promise<unknown> {
  * all go at once and gives back what each sent when done, in the order given.
  */
 export async function raceProcesses<T>(argLists: string[][]): Promise<T[]> {
-  const children = argLists.map((args) => fork(RACER, args, { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  const children = argLists.map((args) =>
+    fork(RACER, args, { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] }),
+  );
   try {
     await Promise.all(children.map((child) => nextMessage(child, "saying it was ready")));
     const done = children.map((child) => nextMessage(child, "its result") as Promise<T>);

@@ -61,7 +61,11 @@ export function findFrames(page: RasterPage, color: [number, number, number], mi
   const { width, height, rgb } = page;
   const near = (x: number, y: number) => {
     const i = (y * width + x) * 3;
-    return Math.abs(rgb[i]! - color[0]) <= tolerance && Math.abs(rgb[i + 1]! - color[1]) <= tolerance && Math.abs(rgb[i + 2]! - color[2]) <= tolerance;
+    return (
+      Math.abs(rgb[i]! - color[0]) <= tolerance &&
+      Math.abs(rgb[i + 1]! - color[1]) <= tolerance &&
+      Math.abs(rgb[i + 2]! - color[2]) <= tolerance
+    );
   };
   const runs: { y: number; left: number; right: number }[] = [];
   for (let y = 0; y < height; y++) {
@@ -76,12 +80,24 @@ export function findFrames(page: RasterPage, color: [number, number, number], mi
     }
   }
   // A line 2 px thick is two runs on adjacent rows: keep the first of each.
-  const lines = runs.filter((r, i) => !runs.slice(0, i).some((p) => r.y - p.y <= 3 && r.y > p.y && Math.abs(p.left - r.left) <= 2 && Math.abs(p.right - r.right) <= 2));
+  const lines = runs.filter(
+    (r, i) =>
+      !runs
+        .slice(0, i)
+        .some((p) => r.y - p.y <= 3 && r.y > p.y && Math.abs(p.left - r.left) <= 2 && Math.abs(p.right - r.right) <= 2),
+  );
   const boxes: Box[] = [];
   const used = new Set<number>();
   lines.forEach((top, i) => {
     if (used.has(i)) return;
-    const j = lines.findIndex((b, k) => k > i && !used.has(k) && b.y - top.y > 20 && Math.abs(b.left - top.left) <= 2 && Math.abs(b.right - top.right) <= 2);
+    const j = lines.findIndex(
+      (b, k) =>
+        k > i &&
+        !used.has(k) &&
+        b.y - top.y > 20 &&
+        Math.abs(b.left - top.left) <= 2 &&
+        Math.abs(b.right - top.right) <= 2,
+    );
     if (j < 0) return;
     used.add(i).add(j);
     boxes.push({ left: top.left, top: top.y, right: top.right, bottom: lines[j]!.y });

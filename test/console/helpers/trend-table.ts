@@ -10,7 +10,10 @@ export interface ShownPeriod {
  * The trend's table view (closed or open: its text is read, not seen), oldest first as the
  * page lists it. `within` picks the screen's table or the print numbers.
  */
-export async function shownPeriods(page: Page, within: "trend-table" | "trend-print-numbers" = "trend-table"): Promise<ShownPeriod[]> {
+export async function shownPeriods(
+  page: Page,
+  within: "trend-table" | "trend-print-numbers" = "trend-table",
+): Promise<ShownPeriod[]> {
   return page.locator(`[data-testid="${within}"] [data-testid="trend-row"]`).evaluateAll((rows) => {
     // The little of the DOM this reads, declared here: the tests are compiled without the DOM's types.
     interface Element {
@@ -20,7 +23,8 @@ export async function shownPeriods(page: Page, within: "trend-table" | "trend-pr
     }
     return (rows as unknown as Element[]).map((row) => {
       const cells: Record<string, string> = {};
-      for (const cell of Array.from(row.querySelectorAll("[data-testid]"))) cells[cell.getAttribute("data-testid")!] = (cell.textContent ?? "").trim();
+      for (const cell of Array.from(row.querySelectorAll("[data-testid]")))
+        cells[cell.getAttribute("data-testid")!] = (cell.textContent ?? "").trim();
       return { end: row.getAttribute("data-period-end")!, cells };
     });
   });

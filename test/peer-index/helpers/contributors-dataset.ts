@@ -17,7 +17,11 @@ export const CONTRIBUTORS_AS_OF = "2026-08-31";
 
 const NAICS = ["524126", "52", "523", "05", "051", "311", "31", "", "236115"];
 const ORGANIZATIONS = ["PUB", "PRV", "NFP"];
-const LINES: [number, number][] = [[1, 1], [2, 1], [3, 2]];
+const LINES: [number, number][] = [
+  [1, 1],
+  [2, 1],
+  [3, 2],
+];
 const PARTNERS = ["P001", "P001", "P001", "P002", "P002", "P003", "P004", "P005"];
 const EXPOSURES = ["", "0", "1000000", "25000000", "123456789.12", "5000000000"];
 const AMOUNTS = ["", "0", "0.01", "100000", "1000000", "5000000", "25000", "250000"];
@@ -28,7 +32,12 @@ function companyIds(count: number, random: SeededRandom): string[] {
   const ids = new Set(edges);
   while (ids.size < count) {
     const u = random.next();
-    const id = u < 0.3 ? 1 + random.int(100_000) : u < 0.6 ? 2 ** 32 + random.int(2 ** 20) : 1 + Math.floor(random.next() * (2 ** 53 - 2));
+    const id =
+      u < 0.3
+        ? 1 + random.int(100_000)
+        : u < 0.6
+          ? 2 ** 32 + random.int(2 ** 20)
+          : 1 + Math.floor(random.next() * (2 ** 53 - 2));
     ids.add(String(id));
   }
   return [...ids];
@@ -43,12 +52,43 @@ async function writeCsv(dir: string, file: string, header: string[], rows: strin
 }
 
 /** Writes the data set into `dir`; returns what random peer groups are drawn from. */
-export async function writeContributorsDataset(dir: string, random: SeededRandom, companies = 120, programs = 2500): Promise<DrawPool> {
-  await writeCsv(dir, "coverages.csv", ["coverage_id", "name"], [["1", "Ordinary"], ["2", "Too large"]]);
-  await writeCsv(dir, "lines_of_business.csv", ["line_of_business_id", "coverage_id", "name"], LINES.map(([l, c]) => [String(l), String(c), `Line ${l}`]));
+export async function writeContributorsDataset(
+  dir: string,
+  random: SeededRandom,
+  companies = 120,
+  programs = 2500,
+): Promise<DrawPool> {
+  await writeCsv(
+    dir,
+    "coverages.csv",
+    ["coverage_id", "name"],
+    [
+      ["1", "Ordinary"],
+      ["2", "Too large"],
+    ],
+  );
+  await writeCsv(
+    dir,
+    "lines_of_business.csv",
+    ["line_of_business_id", "coverage_id", "name"],
+    LINES.map(([l, c]) => [String(l), String(c), `Line ${l}`]),
+  );
   const ids = companyIds(companies, random);
-  const companyRows = ids.map((id) => [id, `Company ${id}`, random.pick(ORGANIZATIONS), random.pick(NAICS), random.pick(EXPOSURES), random.pick(["", "10", "500"]), random.pick(EXPOSURES)]);
-  await writeCsv(dir, "companies.csv", ["company_id", "company_name", "organization_type", "naics", "revenues", "employees", "market_cap"], companyRows);
+  const companyRows = ids.map((id) => [
+    id,
+    `Company ${id}`,
+    random.pick(ORGANIZATIONS),
+    random.pick(NAICS),
+    random.pick(EXPOSURES),
+    random.pick(["", "10", "500"]),
+    random.pick(EXPOSURES),
+  ]);
+  await writeCsv(
+    dir,
+    "companies.csv",
+    ["company_id", "company_name", "organization_type", "naics", "revenues", "employees", "market_cap"],
+    companyRows,
+  );
 
   const programRows: string[][] = [];
   for (let id = 1; id <= programs; id++) {
@@ -58,9 +98,34 @@ export async function writeContributorsDataset(dir: string, random: SeededRandom
     const u = random.next();
     const source = u < 0.2 ? "curated" : u < 0.3 ? "" : random.pick(PARTNERS);
     const limit = coverage === 2 && id % 97 === 0 ? "90071992547409.92" : random.pick(AMOUNTS);
-    programRows.push([String(id), company, String(coverage), String(line), date(random), limit, random.pick(AMOUNTS), random.pick(AMOUNTS), source]);
+    programRows.push([
+      String(id),
+      company,
+      String(coverage),
+      String(line),
+      date(random),
+      limit,
+      random.pick(AMOUNTS),
+      random.pick(AMOUNTS),
+      source,
+    ]);
   }
-  await writeCsv(dir, "programs.csv", ["program_id", "company_id", "coverage_id", "line_of_business_id", "effective_date", "limit", "premium", "retention", "source"], programRows);
+  await writeCsv(
+    dir,
+    "programs.csv",
+    [
+      "program_id",
+      "company_id",
+      "coverage_id",
+      "line_of_business_id",
+      "effective_date",
+      "limit",
+      "premium",
+      "retention",
+      "source",
+    ],
+    programRows,
+  );
 
   return {
     naics: companyRows.map((c) => c[3]!),
@@ -78,7 +143,18 @@ export async function writeContributorsDataset(dir: string, random: SeededRandom
  * newline, a backslash, a backslash before N, which must not read as NULL), non-ASCII
  * text, and near-misses of `curated`, which are partners.
  */
-export const UNUSUAL_SOURCES = ["", "tab\there", "new\nline", "back\\slash", "\\", "\\N", "Ünïcødé ☂", "Curated", "curated ", "N"];
+export const UNUSUAL_SOURCES = [
+  "",
+  "tab\there",
+  "new\nline",
+  "back\\slash",
+  "\\",
+  "\\N",
+  "Ünïcødé ☂",
+  "Curated",
+  "curated ",
+  "N",
+];
 
 export async function storeUnusualSources(knex: Knex): Promise<void> {
   for (const [k, source] of UNUSUAL_SOURCES.entries()) {

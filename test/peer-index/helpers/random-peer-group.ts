@@ -33,7 +33,14 @@ function some<T>(items: readonly T[], random: SeededRandom, max: number): T[] {
 
 /** A valid peer group as readPeerGroup would produce it (SEMANTICS.md section 1). */
 export function drawPeerGroup(pool: DrawPool, random: SeededRandom): PeerGroup {
-  const naics = some(pool.naics.filter(Boolean).flatMap((code) => [code.slice(0, 2), code.slice(0, 3)]).filter((c) => c.length >= 2), random, 4);
+  const naics = some(
+    pool.naics
+      .filter(Boolean)
+      .flatMap((code) => [code.slice(0, 2), code.slice(0, 3)])
+      .filter((c) => c.length >= 2),
+    random,
+    4,
+  );
   if (random.chance(0.1)) naics.push(random.pick(["00", "98", "999"]));
   const [a, b] = [amount(pool, random), amount(pool, random)];
   return {
@@ -50,8 +57,13 @@ export function drawPeerGroup(pool: DrawPool, random: SeededRandom): PeerGroup {
 
 export function drawWindow(asOf: string, random: SeededRandom): TimeWindow {
   const trailing = random.pick([
-    { oldest: 24, newest: 0 }, { oldest: 24, newest: 0 }, { oldest: 12, newest: 0 }, { oldest: 24, newest: 12 },
-    { oldest: 6, newest: 3 }, { oldest: 3, newest: 0 }, { oldest: 9, newest: 6 },
+    { oldest: 24, newest: 0 },
+    { oldest: 24, newest: 0 },
+    { oldest: 12, newest: 0 },
+    { oldest: 24, newest: 12 },
+    { oldest: 6, newest: 3 },
+    { oldest: 3, newest: 0 },
+    { oldest: 9, newest: 6 },
   ]);
   return timeWindow(asOf, trailing);
 }

@@ -63,24 +63,48 @@ function Console({ config, auth }: { config: ConsoleConfig; auth: Auth }) {
   const results = useBenchmark(api, group);
   const absent = absentInputs(group);
   const invalid = invalidInputs(group);
-  const refused = refusedFields([results.assessment.problem, results.rpm.problem, results.adequacy.problem, results.adequacyPrograms.problem]);
+  const refused = refusedFields([
+    results.assessment.problem,
+    results.rpm.problem,
+    results.adequacy.problem,
+    results.adequacyPrograms.problem,
+  ]);
   const withholding = withheldFigures(results);
-  const context = useMemo(() => reportContext(group, reference.data, clientName(company)), [group, reference.data, company]);
+  const context = useMemo(
+    () => reportContext(group, reference.data, clientName(company)),
+    [group, reference.data, company],
+  );
   const empty = results.assessment.answer?.data.totalProgramCount === 0;
   const trend = useTrend(api, group);
   // Asked once the figures say the group is empty, thin or refused: never for the previous group's answer.
-  const suggestions = useSuggestions(api, group, !results.busy && needsWidening(results, withholding.refusals.length, config.thinGroupPrograms), config.thinGroupPrograms);
+  const suggestions = useSuggestions(
+    api,
+    group,
+    !results.busy && needsWidening(results, withholding.refusals.length, config.thinGroupPrograms),
+    config.thinGroupPrograms,
+  );
 
   return (
     <div class="layout">
-      <PeerGroupBuilder api={api} group={group} update={update} reference={reference.data} company={company} refused={refused} />
+      <PeerGroupBuilder
+        api={api}
+        group={group}
+        update={update}
+        reference={reference.data}
+        company={company}
+        refused={refused}
+      />
       <main class="main" aria-label="Benchmark">
         <div class="toolbar no-print">
           {/* Printing while figures load would print the previous group's figures under this one's name; a page of refusals or of nothing is no report. */}
-          <PrintButton disabled={absent.length + invalid.length > 0 || results.busy || trend.loading || withholding.all || empty} />
+          <PrintButton
+            disabled={absent.length + invalid.length > 0 || results.busy || trend.loading || withholding.all || empty}
+          />
         </div>
         {reference.failed ? (
-          <p class="note no-print">The reference data could not be read: type coverage and line-of-business ids instead.</p>
+          <p class="note no-print">
+            The reference data could not be read: type coverage and line-of-business ids instead.
+          </p>
         ) : null}
         {absent.length > 0 ? (
           <section class="incomplete" aria-labelledby="incomplete-title" data-testid="incomplete-group">

@@ -11,7 +11,8 @@ export async function loadConfig(): Promise<ConsoleConfig> {
   for (const key of ["issuer", "clientId", "scope", "apiBase"] as const) {
     if (typeof raw[key] !== "string" || raw[key] === "") throw new Error(`the console's configuration lacks ${key}`);
   }
-  if (raw.resource !== null && (typeof raw.resource !== "string" || raw.resource === "")) throw new Error("the console's configuration lacks resource");
+  if (raw.resource !== null && (typeof raw.resource !== "string" || raw.resource === ""))
+    throw new Error("the console's configuration lacks resource");
   return {
     issuer: raw.issuer!,
     clientId: raw.clientId!,

@@ -1,6 +1,16 @@
 import { DEFAULT_NEWEST, DEFAULT_OLDEST, TREND_PERIODS, type PeerGroup } from "../state/peer-group.js";
 import type { ApiClient, QueryValue } from "./client.js";
-import type { Answer, Assessment, Company, CompanyPage, LimitAdequacy, MarketTrend, PeerGroupSuggestions, ReferenceData, Rpm } from "./types.js";
+import type {
+  Answer,
+  Assessment,
+  Company,
+  CompanyPage,
+  LimitAdequacy,
+  MarketTrend,
+  PeerGroupSuggestions,
+  ReferenceData,
+  Rpm,
+} from "./types.js";
 
 /** Lists go as comma lists (SEMANTICS.md 11); an empty LOB list is "0" (every LOB), an empty organization list "All". */
 function peerQuery(group: PeerGroup): Record<string, QueryValue> {
@@ -27,17 +37,31 @@ function windowQuery(group: PeerGroup): Record<string, QueryValue> {
 export function getAssessment(api: ApiClient, group: PeerGroup, signal?: AbortSignal): Promise<Answer<Assessment>> {
   return api.get(
     "/assessment/getassessmentdata",
-    { ...peerQuery(group), ...windowQuery(group), limit: group.limit, premium: group.premium, retention: group.retention },
+    {
+      ...peerQuery(group),
+      ...windowQuery(group),
+      limit: group.limit,
+      premium: group.premium,
+      retention: group.retention,
+    },
     signal,
   );
 }
 
 export function getRpm(api: ApiClient, group: PeerGroup, signal?: AbortSignal): Promise<Answer<Rpm>> {
-  return api.get("/assessment/getrpmdistributiondata", { ...peerQuery(group), ...windowQuery(group), limit: group.limit, premium: group.premium }, signal);
+  return api.get(
+    "/assessment/getrpmdistributiondata",
+    { ...peerQuery(group), ...windowQuery(group), limit: group.limit, premium: group.premium },
+    signal,
+  );
 }
 
 /** Limit adequacy takes no window: its median limit always rests on the default 24 months (SEMANTICS.md 2, 9). */
-export function getLimitAdequacy(api: ApiClient, group: PeerGroup, signal?: AbortSignal): Promise<Answer<LimitAdequacy>> {
+export function getLimitAdequacy(
+  api: ApiClient,
+  group: PeerGroup,
+  signal?: AbortSignal,
+): Promise<Answer<LimitAdequacy>> {
   const q = peerQuery(group);
   return api.get(
     "/lossdetails/limitadequacy",
@@ -56,7 +80,11 @@ export function getLimitAdequacy(api: ApiClient, group: PeerGroup, signal?: Abor
 }
 
 /** The program count in the default window: what limit adequacy's median limit rests on when the broker chose another window. */
-export function getDefaultWindowProgramCount(api: ApiClient, group: PeerGroup, signal?: AbortSignal): Promise<Answer<number>> {
+export function getDefaultWindowProgramCount(
+  api: ApiClient,
+  group: PeerGroup,
+  signal?: AbortSignal,
+): Promise<Answer<number>> {
   const q = peerQuery(group);
   return api.post(
     "/assessment/getTotalProgramCount",
@@ -75,15 +103,28 @@ export function getDefaultWindowProgramCount(api: ApiClient, group: PeerGroup, s
 
 /** The market trend takes the group without its window or the client's amounts (SEMANTICS.md 13). */
 export function getMarketTrend(api: ApiClient, group: PeerGroup, signal?: AbortSignal): Promise<Answer<MarketTrend>> {
-  return api.get("/trend/getmarkettrend", { ...peerQuery(group), periodMonths: group.periodMonths, periods: TREND_PERIODS[group.periodMonths] }, signal);
+  return api.get(
+    "/trend/getmarkettrend",
+    { ...peerQuery(group), periodMonths: group.periodMonths, periods: TREND_PERIODS[group.periodMonths] },
+    signal,
+  );
 }
 
 /**
  * Wider groups of at least `minPrograms` programs that pass the disclosure rule (SEMANTICS.md 14).
  * The client's amounts are not sent: a suggestion is about the group, never the client.
  */
-export function suggestPeerGroups(api: ApiClient, group: PeerGroup, minPrograms: number, signal?: AbortSignal): Promise<Answer<PeerGroupSuggestions>> {
-  return api.get("/peergroup/suggestpeergroups", { ...peerQuery(group), ...windowQuery(group), minPrograms, maxSuggestions: 3 }, signal);
+export function suggestPeerGroups(
+  api: ApiClient,
+  group: PeerGroup,
+  minPrograms: number,
+  signal?: AbortSignal,
+): Promise<Answer<PeerGroupSuggestions>> {
+  return api.get(
+    "/peergroup/suggestpeergroups",
+    { ...peerQuery(group), ...windowQuery(group), minPrograms, maxSuggestions: 3 },
+    signal,
+  );
 }
 
 /** OData string literal: a quote is doubled (SEMANTICS.md 10). */
@@ -94,11 +135,20 @@ const odataString = (text: string) => `'${text.replaceAll("'", "''")}'`;
  * Campbell Corp."): one OData `contains` per word, case-insensitive (SEMANTICS.md 10).
  */
 export function companySearchFilter(text: string): string {
-  const words = text.trim().split(/\s+/).filter((w) => w !== "");
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== "");
   return words.map((word) => `contains(CompanyName,${odataString(word)})`).join(" and ");
 }
 
-export function searchCompanies(api: ApiClient, text: string, top: number, skip: number, signal?: AbortSignal): Promise<Answer<CompanyPage>> {
+export function searchCompanies(
+  api: ApiClient,
+  text: string,
+  top: number,
+  skip: number,
+  signal?: AbortSignal,
+): Promise<Answer<CompanyPage>> {
   return api.get("/company", { $filter: companySearchFilter(text), $top: top, $skip: skip || undefined }, signal);
 }
 

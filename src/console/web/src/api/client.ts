@@ -15,7 +15,12 @@ export interface ApiClient {
 }
 
 export function createApiClient(apiBase: string, auth: Auth): ApiClient {
-  const call = async <T>(method: "GET" | "POST", url: string, body: unknown, signal: AbortSignal | undefined): Promise<Answer<T>> => {
+  const call = async <T>(
+    method: "GET" | "POST",
+    url: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<Answer<T>> => {
     const token = await auth.accessToken();
     const headers: Record<string, string> = { accept: "application/json", authorization: `Bearer ${token}` };
     if (body !== undefined) headers["content-type"] = "application/json";
@@ -36,7 +41,8 @@ export function createApiClient(apiBase: string, auth: Auth): ApiClient {
   return {
     get(path, query = {}, signal) {
       const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
+      for (const [key, value] of Object.entries(query))
+        if (value !== undefined && value !== "") params.set(key, String(value));
       const search = params.toString();
       return call("GET", `${apiBase}${path}${search ? `?${search}` : ""}`, undefined, signal);
     },

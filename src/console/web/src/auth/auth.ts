@@ -70,7 +70,9 @@ export function createAuth(config: ConsoleConfig): Auth {
     refreshToken: result.refresh_token ?? previous?.refreshToken,
     // Without expires_in, assume a short life so the next call renews rather than fails.
     expiresAt: Date.now() + (result.expires_in ?? 300) * 1000,
-    user: result.id_token ? displayName(oauth.getValidatedIdTokenClaims(result)) : (previous?.user ?? displayName(undefined)),
+    user: result.id_token
+      ? displayName(oauth.getValidatedIdTokenClaims(result))
+      : (previous?.user ?? displayName(undefined)),
   });
 
   const startSignIn = async (returnTo: string): Promise<never> => {
@@ -142,20 +144,33 @@ export function createAuth(config: ConsoleConfig): Auth {
     async completeSignIn() {
       const callbackUrl = new URL(location.href);
       const state = callbackUrl.searchParams.get("state");
-      if (state === null || (!callbackUrl.searchParams.has("code") && !callbackUrl.searchParams.has("error"))) return { kind: "none" };
+      if (state === null || (!callbackUrl.searchParams.has("code") && !callbackUrl.searchParams.has("error")))
+        return { kind: "none" };
       const pending = takePendingLogin(state);
       // Success or not, the code leaves the address bar and the broker's page (the peer group) comes back,
       // so that signing in again from here returns to it.
       history.replaceState(null, "", pending?.returnTo ?? lastReturnTo() ?? "/console/");
-      if (!pending) return { kind: "failed", reason: "the provider's answer matches no sign-in this tab started (an old or copied link)" };
+      if (!pending)
+        return {
+          kind: "failed",
+          reason: "the provider's answer matches no sign-in this tab started (an old or copied link)",
+        };
       try {
         const as = await server();
         // Checks state and turns an error=... answer into an exception with the provider's words.
         const callback = oauth.validateAuthResponse(as, client, callbackUrl, state);
-        const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, callback, redirectUri(), pending.codeVerifier, {
-          ...httpOptions,
-          additionalParameters: resourceParameter,
-        });
+        const response = await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          clientAuth,
+          callback,
+          redirectUri(),
+          pending.codeVerifier,
+          {
+            ...httpOptions,
+            additionalParameters: resourceParameter,
+          },
+        );
         const result = await oauth.processAuthorizationCodeResponse(as, client, response);
         clearPendingLogins();
         setSession(sessionFrom(result));

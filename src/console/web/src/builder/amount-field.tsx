@@ -19,13 +19,23 @@ interface AmountFieldProps {
  * A labelled amount: typed freely ("5M", "250k", "1,500,000"), checked on commit, and read
  * back formatted ("$5,000,000") so a long number is easy to verify.
  */
-export function AmountField({ id, label, value, onCommit, unit = "dollars", required = false, error }: AmountFieldProps) {
+export function AmountField({
+  id,
+  label,
+  value,
+  onCommit,
+  unit = "dollars",
+  required = false,
+  error,
+}: AmountFieldProps) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   const parsed = parseAmount(text);
   const invalid = text.trim() !== "" && parsed === null;
   const readBack = parsed !== null ? (unit === "dollars" ? money(parsed) : Number(parsed).toLocaleString("en-US")) : "";
-  const note = invalid ? "An amount, up to 2 decimals; 250K, 5M and 1.2B are read as thousands, millions and billions." : (error ?? readBack);
+  const note = invalid
+    ? "An amount, up to 2 decimals; 250K, 5M and 1.2B are read as thousands, millions and billions."
+    : (error ?? readBack);
   return (
     <div class="field">
       <label for={id}>{label}</label>

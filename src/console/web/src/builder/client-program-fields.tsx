@@ -31,7 +31,8 @@ export function ClientProgramFields({ group, update, reference, notice }: Client
       {stale ? (
         <div class="stale-amounts" role="alert" data-testid="amounts-coverage-warning">
           <p>
-            These amounts were entered for {coverageName(reference, group.amountsCoverageId)}, not {coverageName(reference, group.coverageId)}.
+            These amounts were entered for {coverageName(reference, group.amountsCoverageId)}, not{" "}
+            {coverageName(reference, group.coverageId)}.
           </p>
           <div class="button-row">
             <button type="button" class="button" onClick={() => update({ amountsCoverageId: "" })}>
@@ -45,7 +46,12 @@ export function ClientProgramFields({ group, update, reference, notice }: Client
       ) : null}
       <AmountField id="client-limit" label="Limit" value={group.limit} onCommit={(v) => update({ limit: v })} />
       <AmountField id="client-premium" label="Premium" value={group.premium} onCommit={(v) => update({ premium: v })} />
-      <AmountField id="client-retention" label="Retention" value={group.retention} onCommit={(v) => update({ retention: v })} />
+      <AmountField
+        id="client-retention"
+        label="Retention"
+        value={group.retention}
+        onCommit={(v) => update({ retention: v })}
+      />
     </fieldset>
   );
 }

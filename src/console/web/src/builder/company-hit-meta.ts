@@ -16,5 +16,9 @@ export function companyHitMeta(company: Company, reference: ReferenceData | null
         : company.marketCap !== null
           ? `market cap ${compactMoney(company.marketCap)}`
           : "size unknown";
-  return [sector === null ? "no NAICS code" : `NAICS ${naicsLabel(reference, String(sector))}`, size, organizationTypeName(reference, company.organizationType)].join(" · ");
+  return [
+    sector === null ? "no NAICS code" : `NAICS ${naicsLabel(reference, String(sector))}`,
+    size,
+    organizationTypeName(reference, company.organizationType),
+  ].join(" · ");
 }

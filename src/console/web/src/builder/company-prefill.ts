@@ -9,7 +9,10 @@ export const exposureOf = (company: Company, type: ExposureType): number | null 
 
 /** The exposure range around a company's own figure of that type: half to twice it, rounded as a broker would type it. */
 export function rangeAround(value: number): { exposureRangeLow: string; exposureRangeHigh: string } {
-  return { exposureRangeLow: String(roundSignificant(value / RANGE_FACTOR, "down")), exposureRangeHigh: String(roundSignificant(value * RANGE_FACTOR, "up")) };
+  return {
+    exposureRangeLow: String(roundSignificant(value / RANGE_FACTOR, "down")),
+    exposureRangeHigh: String(roundSignificant(value * RANGE_FACTOR, "up")),
+  };
 }
 
 /** Rounds to 2 significant digits, down or up, so the range reads like a broker would type it. */
@@ -25,7 +28,11 @@ function roundSignificant(value: number, direction: "down" | "up"): number {
  * can be asked for at once. What the company lacks is cleared, not left from the company
  * chosen before: a group built around this company must not carry another one's sector or size.
  */
-export function prefillFromCompany(company: Company, group: PeerGroup, reference: ReferenceData | null): Partial<PeerGroup> {
+export function prefillFromCompany(
+  company: Company,
+  group: PeerGroup,
+  reference: ReferenceData | null,
+): Partial<PeerGroup> {
   const patch: Partial<PeerGroup> = { companyId: String(company.id) };
   // The 2-digit sector, not the subsector: a first group wide enough to show figures (and
   // to pass the disclosure rule); the broker narrows it with the subsector picker.

@@ -76,7 +76,10 @@ export function CompanySearch({ api, reference, selectedName, error, onChoose, o
         if (controller.signal.aborted) return;
         setOptions([]);
         setOpen(false);
-        setStatus({ text: `The company search failed (${err instanceof ApiProblem ? err.detail : String(err)}); type again to retry.`, failed: true });
+        setStatus({
+          text: `The company search failed (${err instanceof ApiProblem ? err.detail : String(err)}); type again to retry.`,
+          failed: true,
+        });
       },
     );
   };
@@ -176,11 +179,17 @@ export function CompanySearch({ api, reference, selectedName, error, onChoose, o
         </p>
       ) : null}
       {/* Visible, and live: a sighted broker sees the search working (or failing) as a screen reader hears it. */}
-      <p id="company-search-status" class={status.failed ? "hint error" : "hint"} aria-live="polite" data-testid="company-search-status">
+      <p
+        id="company-search-status"
+        class={status.failed ? "hint error" : "hint"}
+        aria-live="polite"
+        data-testid="company-search-status"
+      >
         {status.text}
       </p>
       <p id="company-search-hint" class="hint">
-        Choosing a company fills in its NAICS code, exposure and organization type, and starts a new client: its amounts are cleared.
+        Choosing a company fills in its NAICS code, exposure and organization type, and starts a new client: its amounts
+        are cleared.
       </p>
       <ul id="company-listbox" role="listbox" aria-label="Companies" class="listbox" hidden={!expanded}>
         {options.map((company, i) => {

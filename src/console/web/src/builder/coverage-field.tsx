@@ -31,7 +31,13 @@ export function CoverageField({ group, update, reference }: CoverageFieldProps) 
         <div class="field-row">
           <div class="field">
             <label for="coverage-id">Coverage id</label>
-            <input id="coverage-id" type="text" inputMode="numeric" value={group.coverageId} onChange={(e) => update(coverageChange(group, e.currentTarget.value.trim()))} />
+            <input
+              id="coverage-id"
+              type="text"
+              inputMode="numeric"
+              value={group.coverageId}
+              onChange={(e) => update(coverageChange(group, e.currentTarget.value.trim()))}
+            />
           </div>
           <div class="field">
             <label for="lob-ids">Line of business ids</label>
@@ -40,7 +46,14 @@ export function CoverageField({ group, update, reference }: CoverageFieldProps) 
               type="text"
               value={group.lineOfBusinessId.join(", ")}
               aria-describedby="lob-ids-hint"
-              onChange={(e) => update({ lineOfBusinessId: e.currentTarget.value.split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "0") })}
+              onChange={(e) =>
+                update({
+                  lineOfBusinessId: e.currentTarget.value
+                    .split(",")
+                    .map((s) => s.trim())
+                    .filter((s) => s !== "" && s !== "0"),
+                })
+              }
             />
             <p id="lob-ids-hint" class="hint">
               Comma separated; empty for every line.
@@ -58,7 +71,11 @@ export function CoverageField({ group, update, reference }: CoverageFieldProps) 
       <legend>Coverage</legend>
       <div class="field">
         <label for="coverage-id">Coverage</label>
-        <select id="coverage-id" value={group.coverageId} onChange={(e) => update(coverageChange(group, e.currentTarget.value))}>
+        <select
+          id="coverage-id"
+          value={group.coverageId}
+          onChange={(e) => update(coverageChange(group, e.currentTarget.value))}
+        >
           <option value="">Choose a coverage</option>
           {reference.coverages.map((c) => (
             <option key={c.coverageId} value={String(c.coverageId)}>
@@ -74,10 +91,16 @@ export function CoverageField({ group, update, reference }: CoverageFieldProps) 
           {[
             ...coverage.linesOfBusiness.map((lob) => ({ id: String(lob.lineOfBusinessId), name: lob.name })),
             // An id from a link that this coverage no longer has still shows, so it can be unticked.
-            ...group.lineOfBusinessId.filter((id) => !coverage.linesOfBusiness.some((l) => String(l.lineOfBusinessId) === id)).map((id) => ({ id, name: `Line of business ${id} (unknown)` })),
+            ...group.lineOfBusinessId
+              .filter((id) => !coverage.linesOfBusiness.some((l) => String(l.lineOfBusinessId) === id))
+              .map((id) => ({ id, name: `Line of business ${id} (unknown)` })),
           ].map(({ id, name }) => (
             <label key={id} class="check">
-              <input type="checkbox" checked={group.lineOfBusinessId.includes(id)} onChange={(e) => toggle(id, e.currentTarget.checked)} />
+              <input
+                type="checkbox"
+                checked={group.lineOfBusinessId.includes(id)}
+                onChange={(e) => toggle(id, e.currentTarget.checked)}
+              />
               {name}
             </label>
           ))}

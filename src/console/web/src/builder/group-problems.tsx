@@ -32,7 +32,8 @@ export function GroupProblems({ refused, unknown }: GroupProblemsProps) {
       ) : null}
       {unknown.length > 0 ? (
         <p data-testid="unknown-ids">
-          The reference data no longer has {unknown.join(", ")}: the link may be older than the data. Choose again below.
+          The reference data no longer has {unknown.join(", ")}: the link may be older than the data. Choose again
+          below.
         </p>
       ) : null}
     </div>

@@ -37,7 +37,12 @@ export function NaicsField({ group, update, reference }: NaicsFieldProps) {
             return (
               <li key={code} class="chip">
                 <span>{naicsLabel(reference, code)}</span>
-                <button type="button" class="chip-remove" aria-label={`Remove NAICS ${code}`} onClick={() => update({ naics: group.naics.filter((c) => c !== code) })}>
+                <button
+                  type="button"
+                  class="chip-remove"
+                  aria-label={`Remove NAICS ${code}`}
+                  onClick={() => update({ naics: group.naics.filter((c) => c !== code) })}
+                >
                   ×
                 </button>
               </li>
@@ -69,7 +74,12 @@ export function NaicsField({ group, update, reference }: NaicsFieldProps) {
           </div>
           <div class="field">
             <label for="naics-subsector">Subsector</label>
-            <select id="naics-subsector" value={subsector} disabled={!chosenSector} onChange={(e) => setSubsector(e.currentTarget.value)}>
+            <select
+              id="naics-subsector"
+              value={subsector}
+              disabled={!chosenSector}
+              onChange={(e) => setSubsector(e.currentTarget.value)}
+            >
               <option value="">The whole sector</option>
               {chosenSector?.subsectors.map((s) => (
                 <option key={s.code} value={s.code}>
@@ -78,7 +88,12 @@ export function NaicsField({ group, update, reference }: NaicsFieldProps) {
               ))}
             </select>
           </div>
-          <button type="button" class="button field-button" disabled={sector === ""} onClick={() => add([subsector || sector])}>
+          <button
+            type="button"
+            class="button field-button"
+            disabled={sector === ""}
+            onClick={() => add([subsector || sector])}
+          >
             Add
           </button>
         </div>

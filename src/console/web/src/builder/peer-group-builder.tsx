@@ -4,7 +4,14 @@ import type { ApiClient } from "../api/client.js";
 import { ApiProblem, type FieldProblem } from "../api/problem.js";
 import type { CompanySummary, ReferenceData } from "../api/types.js";
 import { unknownIds } from "../reference/unknown-ids.js";
-import { EXPOSURE_TYPES, NO_CLIENT_AMOUNTS, hasClientAmounts, isRangeReversed, type ExposureType, type PeerGroup } from "../state/peer-group.js";
+import {
+  EXPOSURE_TYPES,
+  NO_CLIENT_AMOUNTS,
+  hasClientAmounts,
+  isRangeReversed,
+  type ExposureType,
+  type PeerGroup,
+} from "../state/peer-group.js";
 import { clientName, type CompanyLookup } from "../state/use-company-lookup.js";
 import type { UpdatePeerGroup } from "../state/use-peer-group.js";
 import { AmountField } from "./amount-field.js";
@@ -61,12 +68,15 @@ export function PeerGroupBuilder({ api, group, update, reference, company, refus
     // The search rows lack NAICS and exposure; the company record has them (SEMANTICS.md 10).
     getCompany(api, summary.id).then(
       ({ data }) => {
-        if (isLatest()) update({ ...newClient(id), ...prefillFromCompany(data, current.current.group, current.current.reference) });
+        if (isLatest())
+          update({ ...newClient(id), ...prefillFromCompany(data, current.current.group, current.current.reference) });
       },
       (err: unknown) => {
         if (!isLatest()) return;
         // The group keeps the company, but nothing was filled in: say so rather than leave the last company's inputs looking like this one's.
-        setCompanyError(`${summary.companyName}'s details could not be read (${err instanceof ApiProblem ? err.detail : String(err)}), so nothing was filled in: set the group by hand, or choose the company again.`);
+        setCompanyError(
+          `${summary.companyName}'s details could not be read (${err instanceof ApiProblem ? err.detail : String(err)}), so nothing was filled in: set the group by hand, or choose the company again.`,
+        );
         update({ ...newClient(id), companyId: id });
       },
     );
@@ -85,17 +95,30 @@ export function PeerGroupBuilder({ api, group, update, reference, company, refus
    */
   const changeExposureType = (type: ExposureType) => {
     const value = company.state === "found" ? exposureOf(company.company, type) : null;
-    update({ exposureType: type, ...(value !== null ? rangeAround(value) : { exposureRangeLow: "", exposureRangeHigh: "" }) });
+    update({
+      exposureType: type,
+      ...(value !== null ? rangeAround(value) : { exposureRangeLow: "", exposureRangeHigh: "" }),
+    });
   };
 
-  const lookupError = company.state === "missing" || company.state === "failed" ? `${company.message}: the link may be wrong or older than the data. Search for the client again.` : "";
+  const lookupError =
+    company.state === "missing" || company.state === "failed"
+      ? `${company.message}: the link may be wrong or older than the data. Search for the client again.`
+      : "";
   const exposureUnit = group.exposureType === "Employees" ? "count" : "dollars";
   const reversed = isRangeReversed(group) ? "The low end is above the high end." : undefined;
   return (
     <form class="builder no-print" aria-label="Peer group" onSubmit={(e) => e.preventDefault()}>
       <h2 class="builder-title">Peer group</h2>
       <GroupProblems refused={refused} unknown={unknownIds(group, reference)} />
-      <CompanySearch api={api} reference={reference} selectedName={selectedName} error={lookupError} onChoose={chooseCompany} onClear={clearCompany} />
+      <CompanySearch
+        api={api}
+        reference={reference}
+        selectedName={selectedName}
+        error={lookupError}
+        onChoose={chooseCompany}
+        onClear={clearCompany}
+      />
       {companyError ? (
         <p class="hint error" role="alert" data-testid="company-error">
           {companyError}
@@ -107,7 +130,11 @@ export function PeerGroupBuilder({ api, group, update, reference, company, refus
         <legend>Exposure</legend>
         <div class="field">
           <label for="exposure-type">Exposure type</label>
-          <select id="exposure-type" value={group.exposureType} onChange={(e) => changeExposureType(e.currentTarget.value as ExposureType)}>
+          <select
+            id="exposure-type"
+            value={group.exposureType}
+            onChange={(e) => changeExposureType(e.currentTarget.value as ExposureType)}
+          >
             {EXPOSURE_TYPES.map((t) => (
               <option key={t} value={t}>
                 {t}

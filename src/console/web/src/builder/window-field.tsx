@@ -13,7 +13,11 @@ export function WindowField({ group, update }: { group: PeerGroup; update: Updat
       <div class="field-row">
         <div class="field">
           <label for="oldest-trailing">From</label>
-          <select id="oldest-trailing" value={String(group.oldestTrailing)} onChange={(e) => update({ oldestTrailing: Number(e.currentTarget.value) })}>
+          <select
+            id="oldest-trailing"
+            value={String(group.oldestTrailing)}
+            onChange={(e) => update({ oldestTrailing: Number(e.currentTarget.value) })}
+          >
             {OLDEST_TRAILING.map((months) => (
               <option key={months} value={String(months)}>
                 {months} months ago
@@ -39,7 +43,9 @@ export function WindowField({ group, update }: { group: PeerGroup; update: Updat
         </div>
       </div>
       <p id="window-note" class={invalid ? "hint error" : "hint"}>
-        {invalid ? "“To” must be more recent than “From”." : "Programs effective in this window. Limit adequacy always uses the last 24 months."}
+        {invalid
+          ? "“To” must be more recent than “From”."
+          : "Programs effective in this window. Limit adequacy always uses the last 24 months."}
       </p>
     </fieldset>
   );

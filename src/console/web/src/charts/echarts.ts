@@ -6,15 +6,37 @@
 import { BarChart, BoxplotChart, LineChart, ScatterChart } from "echarts/charts";
 import type { BarSeriesOption, BoxplotSeriesOption, LineSeriesOption, ScatterSeriesOption } from "echarts/charts";
 import { GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } from "echarts/components";
-import type { GridComponentOption, LegendComponentOption, MarkLineComponentOption, TooltipComponentOption } from "echarts/components";
+import type {
+  GridComponentOption,
+  LegendComponentOption,
+  MarkLineComponentOption,
+  TooltipComponentOption,
+} from "echarts/components";
 import { init, use } from "echarts/core";
 import type { ComposeOption } from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
 
-use([BarChart, BoxplotChart, LineChart, ScatterChart, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent, CanvasRenderer]);
+use([
+  BarChart,
+  BoxplotChart,
+  LineChart,
+  ScatterChart,
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  TooltipComponent,
+  CanvasRenderer,
+]);
 
 export type ChartOption = ComposeOption<
-  BarSeriesOption | BoxplotSeriesOption | LineSeriesOption | ScatterSeriesOption | GridComponentOption | LegendComponentOption | MarkLineComponentOption | TooltipComponentOption
+  | BarSeriesOption
+  | BoxplotSeriesOption
+  | LineSeriesOption
+  | ScatterSeriesOption
+  | GridComponentOption
+  | LegendComponentOption
+  | MarkLineComponentOption
+  | TooltipComponentOption
 >;
 
 export { init };

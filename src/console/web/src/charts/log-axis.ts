@@ -24,7 +24,9 @@ export function logAxisFor(values: readonly number[], marks: readonly number[]):
 }
 
 /** Where an amount is drawn on the axis: $0 on its own row. */
-export const drawnAt = (axis: LogAxis, amount: number) => (amount <= 0 && axis.zeroRow !== null ? axis.zeroRow : amount);
+export const drawnAt = (axis: LogAxis, amount: number) =>
+  amount <= 0 && axis.zeroRow !== null ? axis.zeroRow : amount;
 
 /** Whether a tick value is the $0 row (ticks come back as floats, so compared by ratio). */
-export const isZeroRow = (axis: LogAxis, value: number) => axis.zeroRow !== null && Math.abs(value / axis.zeroRow - 1) < 1e-9;
+export const isZeroRow = (axis: LogAxis, value: number) =>
+  axis.zeroRow !== null && Math.abs(value / axis.zeroRow - 1) < 1e-9;

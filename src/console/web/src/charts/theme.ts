@@ -20,7 +20,12 @@ export function escapeHtml(text: string): string {
 
 /** One tooltip: a title line and label/value rows, all escaped. */
 export function tooltipHtml(title: string, rows: [string, string][]): string {
-  const body = rows.map(([label, value]) => `<div class="chart-tooltip-row"><span>${escapeHtml(label)}</span><b>${escapeHtml(value)}</b></div>`).join("");
+  const body = rows
+    .map(
+      ([label, value]) =>
+        `<div class="chart-tooltip-row"><span>${escapeHtml(label)}</span><b>${escapeHtml(value)}</b></div>`,
+    )
+    .join("");
   return `<div class="chart-tooltip-title">${escapeHtml(title)}</div>${body}`;
 }
 

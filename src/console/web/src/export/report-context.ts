@@ -18,7 +18,8 @@ export interface ReportContext {
   date: string;
 }
 
-const amount = (text: string, unit: "dollars" | "count") => (text === "" ? "?" : unit === "dollars" ? money(text) : count(Number(text)));
+const amount = (text: string, unit: "dollars" | "count") =>
+  text === "" ? "?" : unit === "dollars" ? money(text) : count(Number(text));
 
 /** The peer group in one line, as the report's footer and the CSVs' header print it. */
 export function describeGroup(group: PeerGroup, reference: ReferenceData | null): string {
@@ -28,12 +29,19 @@ export function describeGroup(group: PeerGroup, reference: ReferenceData | null)
     `NAICS ${group.naics.map((code) => naicsLabel(reference, code)).join(", ")}`,
     `${coverageName(reference, group.coverageId)}, ${lobs.length ? lobs.join(", ") : "all lines of business"}`,
     `${group.exposureType} ${amount(group.exposureRangeLow, unit)} to ${amount(group.exposureRangeHigh, unit)}`,
-    group.organizationType.length ? group.organizationType.map((code) => organizationTypeName(reference, code)).join(", ") : "all organization types",
+    group.organizationType.length
+      ? group.organizationType.map((code) => organizationTypeName(reference, code)).join(", ")
+      : "all organization types",
     `programs from ${group.oldestTrailing} months ago to ${group.newestTrailing === 0 ? "today" : `${group.newestTrailing} months ago`}`,
   ].join("; ");
 }
 
-export function reportContext(group: PeerGroup, reference: ReferenceData | null, client: string, now = new Date()): ReportContext {
+export function reportContext(
+  group: PeerGroup,
+  reference: ReferenceData | null,
+  client: string,
+  now = new Date(),
+): ReportContext {
   return {
     client,
     coverage: coverageName(reference, group.coverageId),
@@ -56,7 +64,11 @@ const slug = (text: string) =>
 
 /** e.g. `limit-distribution_abbott-campbell-corp_d-o_data-v3_2025-06-30.csv`. */
 export function csvFilename(figure: string, context: ReportContext): string {
-  return [figure, slug(context.client) || "no-client", slug(context.coverage), `data-v${context.dataVersion}`, context.date].filter((p) => p !== "").join("_") + ".csv";
+  return (
+    [figure, slug(context.client) || "no-client", slug(context.coverage), `data-v${context.dataVersion}`, context.date]
+      .filter((p) => p !== "")
+      .join("_") + ".csv"
+  );
 }
 
 /** The lines above a CSV's table, then a blank line: what the figures are for. */

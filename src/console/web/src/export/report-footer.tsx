@@ -8,8 +8,8 @@ export function ReportFooter({ context }: { context: ReportContext }) {
   return (
     <footer class="report-footer print-only" data-testid="report-footer">
       <p>
-        Peer group: {context.group}. Client: {context.client || "none chosen"}. Data version {context.dataVersion}. Printed {context.date}. Figures from the Commercial Policy
-        Benchmark API.
+        Peer group: {context.group}. Client: {context.client || "none chosen"}. Data version {context.dataVersion}.
+        Printed {context.date}. Figures from the Commercial Policy Benchmark API.
       </p>
     </footer>
   );

@@ -10,7 +10,8 @@ interface ReportSummaryProps {
   context: ReportContext;
 }
 
-const amount = (text: string, unit: "dollars" | "count" = "dollars") => (text === "" ? "not given" : unit === "dollars" ? money(text) : count(Number(text)));
+const amount = (text: string, unit: "dollars" | "count" = "dollars") =>
+  text === "" ? "not given" : unit === "dollars" ? money(text) : count(Number(text));
 
 /**
  * The peer group in words, the data version and the date: the head of the printed report
@@ -27,8 +28,16 @@ export function ReportSummary({ group, reference, context }: ReportSummaryProps)
     ["Industry (NAICS)", group.naics.map((code) => naicsLabel(reference, code)).join("; ")],
     ["Coverage", coverageName(reference, group.coverageId)],
     ["Lines of business", lobs.length ? lobs.join("; ") : "All"],
-    ["Exposure", `${group.exposureType} from ${amount(group.exposureRangeLow, unit)} to ${amount(group.exposureRangeHigh, unit)}`],
-    ["Organization types", group.organizationType.length ? group.organizationType.map((code) => organizationTypeName(reference, code)).join("; ") : "All"],
+    [
+      "Exposure",
+      `${group.exposureType} from ${amount(group.exposureRangeLow, unit)} to ${amount(group.exposureRangeHigh, unit)}`,
+    ],
+    [
+      "Organization types",
+      group.organizationType.length
+        ? group.organizationType.map((code) => organizationTypeName(reference, code)).join("; ")
+        : "All",
+    ],
     ["Program window", period],
     ["Client's limit", amount(group.limit)],
     ["Client's premium", amount(group.premium)],
@@ -36,9 +45,7 @@ export function ReportSummary({ group, reference, context }: ReportSummaryProps)
   ];
   return (
     <section class="report-summary" aria-labelledby="report-title" data-testid="report-summary">
-      <h2 id="report-title">
-        Peer benchmark{companyName ? `: ${companyName}` : ""}
-      </h2>
+      <h2 id="report-title">Peer benchmark{companyName ? `: ${companyName}` : ""}</h2>
       <dl class="definition">
         {rows.map(([term, value]) => (
           <div key={term}>
@@ -49,12 +56,16 @@ export function ReportSummary({ group, reference, context }: ReportSummaryProps)
       </dl>
       {staleAmounts ? (
         <p class="warning" data-testid="report-amounts-warning">
-          The client's limit, premium and retention were entered for {coverageName(reference, group.amountsCoverageId)}, not {coverageName(reference, group.coverageId)}.
+          The client's limit, premium and retention were entered for {coverageName(reference, group.amountsCoverageId)},
+          not {coverageName(reference, group.coverageId)}.
         </p>
       ) : null}
       <p class="provenance">
         Data version <code data-testid="data-version">{reference ? reference.datasetVersion : "unknown"}</code>
-        {" · "}Report date <time dateTime={context.date}>{new Date(`${context.date}T12:00:00`).toLocaleDateString("en-US", { dateStyle: "long" })}</time>
+        {" · "}Report date{" "}
+        <time dateTime={context.date}>
+          {new Date(`${context.date}T12:00:00`).toLocaleDateString("en-US", { dateStyle: "long" })}
+        </time>
       </p>
     </section>
   );

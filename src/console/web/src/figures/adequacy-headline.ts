@@ -9,6 +9,7 @@ export function adequacyHeadline(adequacy: LimitAdequacy): string {
   const n = adequacy.listOfCases.length;
   const limit = money(adequacy.clientLimit);
   if (n === 0) return `The peers have no loss cases to set against the client's limit of ${limit}.`;
-  if (n === 1) return `The peers' one loss case, ${money(adequacy.listOfCases[0]!.lossAmount)}, is ${adequacy.percentCovered === 100 ? "within" : "above"} the client's limit of ${limit}.`;
+  if (n === 1)
+    return `The peers' one loss case, ${money(adequacy.listOfCases[0]!.lossAmount)}, is ${adequacy.percentCovered === 100 ? "within" : "above"} the client's limit of ${limit}.`;
   return `${adequacy.percentCovered}% of the peers' ${count(n)} loss cases are within the client's limit of ${limit}.`;
 }

@@ -29,7 +29,16 @@ const TITLES: Record<DistributionKind, string> = {
 };
 
 /** Programs per band of limit, premium or retention (spec 2.4), the client's band in its own colour. */
-export function DistributionFigure({ kind, distribution, clientAmount, counts, loading, problem, withheld, context }: DistributionFigureProps) {
+export function DistributionFigure({
+  kind,
+  distribution,
+  clientAmount,
+  counts,
+  loading,
+  problem,
+  withheld,
+  context,
+}: DistributionFigureProps) {
   const hasClient = clientAmount !== "";
   const clientSeq = hasClient ? bandSeqOf(kind, Number(clientAmount)) : null;
   const bands = useMemo(() => distribution?.bands ?? [], [distribution]);
@@ -68,7 +77,11 @@ export function DistributionFigure({ kind, distribution, clientAmount, counts, l
           name: "Programs",
           data: bands.map((band) =>
             band.bandSeq === clientSeq
-              ? { value: band.programCount, itemStyle: { color: CLIENT_COLOR }, label: { show: true, position: "top", formatter: "Client", color: CLIENT_COLOR, fontWeight: "bold" } }
+              ? {
+                  value: band.programCount,
+                  itemStyle: { color: CLIENT_COLOR },
+                  label: { show: true, position: "top", formatter: "Client", color: CLIENT_COLOR, fontWeight: "bold" },
+                }
               : { value: band.programCount, itemStyle: { color: PEER_COLOR } },
           ),
         },
@@ -87,7 +100,12 @@ export function DistributionFigure({ kind, distribution, clientAmount, counts, l
     () => [
       ...csvHeaderRows(TITLES[kind], context),
       ["Band", "Band label", "Programs", "Client band"],
-      ...bands.map((band) => [band.bandSeq, band.bandDescription, band.programCount, band.bandSeq === clientSeq ? "yes" : ""]),
+      ...bands.map((band) => [
+        band.bandSeq,
+        band.bandDescription,
+        band.programCount,
+        band.bandSeq === clientSeq ? "yes" : "",
+      ]),
     ],
     [bands, clientSeq, context, kind],
   );
@@ -96,7 +114,10 @@ export function DistributionFigure({ kind, distribution, clientAmount, counts, l
     <FigurePanel
       id={kind}
       title={TITLES[kind]}
-      counts={{ ...counts, programsNote: distribution ? `${count(withAmount)} of them have a ${kind}.` : counts.programsNote }}
+      counts={{
+        ...counts,
+        programsNote: distribution ? `${count(withAmount)} of them have a ${kind}.` : counts.programsNote,
+      }}
       loading={loading}
       hasData={distribution !== null}
       problem={problem}

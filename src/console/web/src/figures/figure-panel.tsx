@@ -60,7 +60,12 @@ export function FigurePanel(props: FigurePanelProps) {
   const { id, counts, problem, withheld } = props;
   const ready = props.hasData && problem === null && withheld === undefined;
   return (
-    <section class={`figure figure-${id}`} aria-labelledby={`${id}-title`} aria-busy={props.loading} data-testid={`${id}-figure`}>
+    <section
+      class={`figure figure-${id}`}
+      aria-labelledby={`${id}-title`}
+      aria-busy={props.loading}
+      data-testid={`${id}-figure`}
+    >
       <header class="figure-head">
         <h2 id={`${id}-title`}>{props.title}</h2>
         <dl class="counts" aria-label={`${props.title}: sample size`}>

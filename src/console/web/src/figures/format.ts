@@ -31,7 +31,11 @@ function decimalParts(value: number | string): { negative: boolean; whole: strin
     point = 0;
   }
   digits = digits.padEnd(point, "0");
-  return { negative: sign === "-", whole: digits.slice(0, point).replace(/^0+(?=\d)/, "") || "0", fraction: digits.slice(point) };
+  return {
+    negative: sign === "-",
+    whole: digits.slice(0, point).replace(/^0+(?=\d)/, "") || "0",
+    fraction: digits.slice(point),
+  };
 }
 
 /** Short axis labels: $250K, $1.5M, $2B. */

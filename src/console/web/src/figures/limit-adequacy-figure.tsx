@@ -2,7 +2,16 @@ import { useMemo, useState } from "preact/hooks";
 import type { ApiProblem } from "../api/problem.js";
 import type { LimitAdequacy } from "../api/types.js";
 import type { ChartOption } from "../charts/echarts.js";
-import { AXIS_FONT, CLIENT_COLOR, MEDIAN_COLOR, PEER_COLOR, UNCOVERED_COLOR, tooltipBase, tooltipHtml, OUTER_BOUNDS } from "../charts/theme.js";
+import {
+  AXIS_FONT,
+  CLIENT_COLOR,
+  MEDIAN_COLOR,
+  PEER_COLOR,
+  UNCOVERED_COLOR,
+  tooltipBase,
+  tooltipHtml,
+  OUTER_BOUNDS,
+} from "../charts/theme.js";
 import { drawnAt, isZeroRow, logAxisFor } from "../charts/log-axis.js";
 import { csvFilename, csvHeaderRows, type ReportContext } from "../export/report-context.js";
 import { useChart } from "../charts/use-chart.js";
@@ -27,14 +36,21 @@ const TABLE_ROWS = 200;
 /** The largest cases the printed report lists by amount. */
 const LARGEST_PRINTED = 5;
 
-
 /**
  * The peers' loss cases, smallest to largest, against the client's limit and the median
  * peer limit (spec 2.10, SEMANTICS.md 9): a case at or below the client's limit is covered.
  * Amounts span cents to billions, so the amount axis is logarithmic, with $0 losses on a
  * "$0" row of their own (charts/log-axis.ts).
  */
-export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, problem, withheld, context }: LimitAdequacyFigureProps) {
+export function LimitAdequacyFigure({
+  adequacy,
+  hasClient,
+  counts,
+  loading,
+  problem,
+  withheld,
+  context,
+}: LimitAdequacyFigureProps) {
   const [showAll, setShowAll] = useState(false);
   const cases = useMemo(() => adequacy?.listOfCases ?? [], [adequacy]);
 
@@ -48,10 +64,24 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
     );
     const covered: [number, number, number][] = [];
     const uncovered: [number, number, number][] = [];
-    cases.forEach((c, i) => (!hasClient || c.lossAmount <= adequacy.clientLimit ? covered : uncovered).push([i + 1, drawnAt(axis, c.lossAmount), c.lossEventID]));
+    cases.forEach((c, i) =>
+      (!hasClient || c.lossAmount <= adequacy.clientLimit ? covered : uncovered).push([
+        i + 1,
+        drawnAt(axis, c.lossAmount),
+        c.lossEventID,
+      ]),
+    );
     // Labels at opposite ends, so two limits close together do not print over each other.
     const line = (value: number, label: string, color: string, position: "insideEndTop" | "insideStartBottom") =>
-      value > 0 ? [{ yAxis: value, lineStyle: { color, width: 2, type: "dashed" as const }, label: { formatter: label, color, position } }] : [];
+      value > 0
+        ? [
+            {
+              yAxis: value,
+              lineStyle: { color, width: 2, type: "dashed" as const },
+              label: { formatter: label, color, position },
+            },
+          ]
+        : [];
     const scatter = (name: string, data: [number, number, number][], color: string) => ({
       type: "scatter" as const,
       name,
@@ -74,7 +104,16 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
           return found ? tooltipHtml(`Loss event ${found.lossEventID}`, [["Amount", money(found.lossAmount)]]) : "";
         },
       },
-      xAxis: { type: "value", name: "Cases, smallest loss first", nameLocation: "middle", nameGap: 26, min: 0, max: cases.length + 1, minInterval: 1, axisLabel: { fontSize: AXIS_FONT } },
+      xAxis: {
+        type: "value",
+        name: "Cases, smallest loss first",
+        nameLocation: "middle",
+        nameGap: 26,
+        min: 0,
+        max: cases.length + 1,
+        minInterval: 1,
+        axisLabel: { fontSize: AXIS_FONT },
+      },
       yAxis: {
         type: "log",
         name: "Loss ($)",
@@ -84,7 +123,10 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
         logBase: 10,
         min: axis.min,
         max: axis.max,
-        axisLabel: { formatter: (value: number) => (isZeroRow(axis, value) ? "$0" : compactMoney(value)), fontSize: AXIS_FONT },
+        axisLabel: {
+          formatter: (value: number) => (isZeroRow(axis, value) ? "$0" : compactMoney(value)),
+          fontSize: AXIS_FONT,
+        },
       },
       series: [
         {
@@ -93,8 +135,20 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
             symbol: "none",
             silent: true,
             data: [
-              ...(hasClient ? line(adequacy.clientLimit, `Client limit ${compactMoney(adequacy.clientLimit)}`, CLIENT_COLOR, "insideEndTop") : []),
-              ...line(adequacy.medianLimit, `Median peer limit ${compactMoney(adequacy.medianLimit)}`, MEDIAN_COLOR, "insideStartBottom"),
+              ...(hasClient
+                ? line(
+                    adequacy.clientLimit,
+                    `Client limit ${compactMoney(adequacy.clientLimit)}`,
+                    CLIENT_COLOR,
+                    "insideEndTop",
+                  )
+                : []),
+              ...line(
+                adequacy.medianLimit,
+                `Median peer limit ${compactMoney(adequacy.medianLimit)}`,
+                MEDIAN_COLOR,
+                "insideStartBottom",
+              ),
             ],
           },
         },
@@ -116,7 +170,10 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
     () => [
       ...csvHeaderRows("Limit adequacy", context),
       ...(hasClient
-        ? [["Loss event ID", "Loss amount", "Within client limit"], ...cases.map((c) => [c.lossEventID, c.lossAmount, c.lossAmount <= clientLimit ? "yes" : "no"])]
+        ? [
+            ["Loss event ID", "Loss amount", "Within client limit"],
+            ...cases.map((c) => [c.lossEventID, c.lossAmount, c.lossAmount <= clientLimit ? "yes" : "no"]),
+          ]
         : [["Loss event ID", "Loss amount"], ...cases.map((c) => [c.lossEventID, c.lossAmount])]),
     ],
     [cases, clientLimit, hasClient, context],
@@ -142,7 +199,10 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
             <caption>Largest loss cases</caption>
             <tbody>
               {largest.map((c) => (
-                <tr key={c.lossEventID} class={hasClient && covered(c.lossAmount) === "no" ? "uncovered-row" : undefined}>
+                <tr
+                  key={c.lossEventID}
+                  class={hasClient && covered(c.lossAmount) === "no" ? "uncovered-row" : undefined}
+                >
                   <th scope="row">Loss {c.lossEventID}</th>
                   <td>{money(c.lossAmount)}</td>
                   <td>{hasClient ? (covered(c.lossAmount) === "yes" ? "within" : "above") : ""}</td>
@@ -183,7 +243,9 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
             {hasClient ? (
               <div>
                 <dt>Cases covered</dt>
-                <dd data-testid="adequacy-percent-covered">{cases.length > 0 ? `${adequacy.percentCovered}%` : "no cases"}</dd>
+                <dd data-testid="adequacy-percent-covered">
+                  {cases.length > 0 ? `${adequacy.percentCovered}%` : "no cases"}
+                </dd>
               </div>
             ) : null}
             <div>
@@ -213,7 +275,10 @@ export function LimitAdequacyFigure({ adequacy, hasClient, counts, loading, prob
             </thead>
             <tbody>
               {shown.map((c) => (
-                <tr key={c.lossEventID} class={hasClient && covered(c.lossAmount) === "no" ? "uncovered-row" : undefined}>
+                <tr
+                  key={c.lossEventID}
+                  class={hasClient && covered(c.lossAmount) === "no" ? "uncovered-row" : undefined}
+                >
                   <th scope="row">{c.lossEventID}</th>
                   <td>{money(c.lossAmount)}</td>
                   {hasClient ? <td>{covered(c.lossAmount)}</td> : null}

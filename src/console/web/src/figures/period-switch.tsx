@@ -9,7 +9,14 @@ export function PeriodSwitch({ value, onChange }: { value: PeriodMonths; onChang
       <legend>Periods of</legend>
       {PERIOD_MONTHS.map((months) => (
         <label key={months} class="period-option">
-          <input type="radio" name="trend-period-months" value={String(months)} checked={value === months} onChange={() => onChange(months)} data-testid={`trend-period-${months}`} />
+          <input
+            type="radio"
+            name="trend-period-months"
+            value={String(months)}
+            checked={value === months}
+            onChange={() => onChange(months)}
+            data-testid={`trend-period-${months}`}
+          />
           {NAMES[months]}
           <span class="visually-hidden"> ({TREND_PERIODS[months]} periods)</span>
         </label>

@@ -109,9 +109,20 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem, withheld, 
       hasData={rpm !== null}
       problem={problem}
       sentence={rpm?.chartDescription}
-      guidance={hasClient ? undefined : "Enter the client's limit and premium to see where its rate per million stands among its peers."}
+      guidance={
+        hasClient
+          ? undefined
+          : "Enter the client's limit and premium to see where its rate per million stands among its peers."
+      }
       description={description}
-      csv={rpm ? { filename: csvFilename("rpm", context), rows: [...csvHeaderRows("Rate per million (RPM)", context), ...rows] } : null}
+      csv={
+        rpm
+          ? {
+              filename: csvFilename("rpm", context),
+              rows: [...csvHeaderRows("Rate per million (RPM)", context), ...rows],
+            }
+          : null
+      }
       withheld={withheld}
       printSize="rpm"
       printNumbers={

@@ -9,7 +9,8 @@ const ROW = 100 / TREND_MEASURES.length;
 const RIM = 8;
 
 /** The x axis label of a period: its end date, and "withheld" under it when it is. */
-export const periodLabel = (period: TrendPeriod) => (period.withheld ? `${period.periodEnd}\n(withheld)` : period.periodEnd);
+export const periodLabel = (period: TrendPeriod) =>
+  period.withheld ? `${period.periodEnd}\n(withheld)` : period.periodEnd;
 
 /**
  * Small multiples, one row per measure (RPM, premium, limit: their scales differ by orders of
@@ -42,7 +43,12 @@ export function trendChartOption(periods: readonly TrendPeriod[]): ChartOption {
         const q = quartilesOf(period, measure);
         return tooltipHtml(`${measure.title}, period ending ${period.periodEnd}`, [
           ["Median", q?.median == null ? "–" : money(q.median)],
-          ["Q1 – Q3", q?.firstQuartile == null || q.thirdQuartile == null ? "–" : `${money(q.firstQuartile)} – ${money(q.thirdQuartile)}`],
+          [
+            "Q1 – Q3",
+            q?.firstQuartile == null || q.thirdQuartile == null
+              ? "–"
+              : `${money(q.firstQuartile)} – ${money(q.thirdQuartile)}`,
+          ],
           ["Change", changeText(changeOf(period, measure))],
           ["Programs", period.programCount === null ? "withheld" : count(period.programCount)],
         ]);
@@ -72,7 +78,17 @@ export function trendChartOption(periods: readonly TrendPeriod[]): ChartOption {
       const band = `band-${measure.key}`;
       return [
         // The band's floor, stacked under its height: drawn as nothing itself.
-        { type: "line" as const, name: `${measure.title} Q1`, xAxisIndex: i, yAxisIndex: i, stack: band, symbol: "none", silent: true, lineStyle: { opacity: 0 }, data: values.map((q) => q?.firstQuartile ?? null) },
+        {
+          type: "line" as const,
+          name: `${measure.title} Q1`,
+          xAxisIndex: i,
+          yAxisIndex: i,
+          stack: band,
+          symbol: "none",
+          silent: true,
+          lineStyle: { opacity: 0 },
+          data: values.map((q) => q?.firstQuartile ?? null),
+        },
         {
           type: "line" as const,
           name: `${measure.title} Q1–Q3`,
@@ -83,9 +99,20 @@ export function trendChartOption(periods: readonly TrendPeriod[]): ChartOption {
           silent: true,
           lineStyle: { opacity: 0 },
           areaStyle: { color: PEER_COLOR, opacity: 0.35 },
-          data: values.map((q) => (q?.firstQuartile == null || q.thirdQuartile == null ? null : q.thirdQuartile - q.firstQuartile)),
+          data: values.map((q) =>
+            q?.firstQuartile == null || q.thirdQuartile == null ? null : q.thirdQuartile - q.firstQuartile,
+          ),
         },
-        { type: "line" as const, name: `${measure.title} median`, xAxisIndex: i, yAxisIndex: i, symbolSize: 6, lineStyle: { color: MEDIAN_COLOR, width: 2 }, itemStyle: { color: MEDIAN_COLOR }, data: values.map((q) => q?.median ?? null) },
+        {
+          type: "line" as const,
+          name: `${measure.title} median`,
+          xAxisIndex: i,
+          yAxisIndex: i,
+          symbolSize: 6,
+          lineStyle: { color: MEDIAN_COLOR, width: 2 },
+          itemStyle: { color: MEDIAN_COLOR },
+          data: values.map((q) => q?.median ?? null),
+        },
       ];
     }),
   };
@@ -94,10 +121,15 @@ export function trendChartOption(periods: readonly TrendPeriod[]): ChartOption {
 /** What a screen reader hears for the chart: the medians, oldest to newest, and the withheld periods. */
 export function trendDescription(periods: readonly TrendPeriod[], periodMonths: number): string {
   const ordered = chronological(periods);
-  const parts = TREND_MEASURES.map((measure) => `${measure.title} medians: ${ordered.map((p) => (p.withheld ? "withheld" : quartilesOf(p, measure)?.median == null ? "none" : money(quartilesOf(p, measure)!.median!))).join(", ")}.`);
+  const parts = TREND_MEASURES.map(
+    (measure) =>
+      `${measure.title} medians: ${ordered.map((p) => (p.withheld ? "withheld" : quartilesOf(p, measure)?.median == null ? "none" : money(quartilesOf(p, measure)!.median!))).join(", ")}.`,
+  );
   const withheld = ordered.filter((p) => p.withheld);
   return (
     `Market trend over ${ordered.length} periods of ${periodMonths} months, oldest first, each with its median and quartile band. ${parts.join(" ")}` +
-    (withheld.length ? ` Withheld: ${withheld.map((p) => `${p.periodEnd} (${withheldReason(p.withheld!)})`).join(", ")}.` : "")
+    (withheld.length
+      ? ` Withheld: ${withheld.map((p) => `${p.periodEnd} (${withheldReason(p.withheld!)})`).join(", ")}.`
+      : "")
   );
 }

@@ -9,7 +9,16 @@ import { FigurePanel } from "./figure-panel.js";
 import { count, money } from "./format.js";
 import { PeriodSwitch } from "./period-switch.js";
 import { trendChartOption, trendDescription } from "./trend-chart-option.js";
-import { TREND_MEASURES, changeOf, changeText, chronological, quartilesOf, trendCsvRows, withheldReason, type TrendMeasure } from "./trend-rows.js";
+import {
+  TREND_MEASURES,
+  changeOf,
+  changeText,
+  chronological,
+  quartilesOf,
+  trendCsvRows,
+  withheldReason,
+  type TrendMeasure,
+} from "./trend-rows.js";
 
 interface TrendFigureProps {
   trend: MarketTrend | null;
@@ -24,7 +33,15 @@ const TITLE = "Market trend";
 const moneyOrDash = (value: number | null | undefined) => (value === null || value === undefined ? "–" : money(value));
 
 /** One measure's cells of a period's row: quartiles and change, or one cell saying there is none. */
-function MeasureCells({ period, measure, quartiles }: { period: TrendPeriod; measure: TrendMeasure; quartiles: boolean }) {
+function MeasureCells({
+  period,
+  measure,
+  quartiles,
+}: {
+  period: TrendPeriod;
+  measure: TrendMeasure;
+  quartiles: boolean;
+}) {
   const q = quartilesOf(period, measure);
   const id = `trend-${measure.key}`;
   return (
@@ -66,7 +83,15 @@ function PeriodRow({ period, quartiles }: { period: TrendPeriod; quartiles: bool
   );
 }
 
-function TrendTable({ periods, quartiles, caption }: { periods: readonly TrendPeriod[]; quartiles: boolean; caption: string }) {
+function TrendTable({
+  periods,
+  quartiles,
+  caption,
+}: {
+  periods: readonly TrendPeriod[];
+  quartiles: boolean;
+  caption: string;
+}) {
   return (
     <table class={quartiles ? undefined : "band-counts trend-numbers"}>
       <caption>{caption}</caption>
@@ -109,9 +134,13 @@ export function TrendFigure({ trend, periodMonths, onPeriodMonths, loading, prob
   const programs = trend ? answered.reduce((sum, p) => sum + (p.programCount ?? 0), 0) : null;
   const losses = trend ? periods.reduce((sum, p) => sum + p.lossCount, 0) : null;
   const note = trend
-    ? `Programs of the ${periods.length} periods of ${months} months shown, not of the window` + (withheldCount ? `; ${withheldCount} withheld period${withheldCount === 1 ? " is" : "s are"} not counted.` : ".")
+    ? `Programs of the ${periods.length} periods of ${months} months shown, not of the window` +
+      (withheldCount ? `; ${withheldCount} withheld period${withheldCount === 1 ? " is" : "s are"} not counted.` : ".")
     : undefined;
-  const rows = useMemo(() => [...csvHeaderRows(`${TITLE}, ${months}-month periods`, context), ...trendCsvRows(periods)], [periods, months, context]);
+  const rows = useMemo(
+    () => [...csvHeaderRows(`${TITLE}, ${months}-month periods`, context), ...trendCsvRows(periods)],
+    [periods, months, context],
+  );
   const newest = answered[0];
 
   return (
@@ -122,7 +151,11 @@ export function TrendFigure({ trend, periodMonths, onPeriodMonths, loading, prob
       loading={loading}
       hasData={trend !== null}
       problem={problem}
-      withheld={allWithheld ? "the median and quartiles of RPM, premium and limit in every period, and their changes." : undefined}
+      withheld={
+        allWithheld
+          ? "the median and quartiles of RPM, premium and limit in every period, and their changes."
+          : undefined
+      }
       controls={<PeriodSwitch value={periodMonths} onChange={onPeriodMonths} />}
       sentence={
         newest
@@ -132,9 +165,21 @@ export function TrendFigure({ trend, periodMonths, onPeriodMonths, loading, prob
       description={trend ? trendDescription(periods, months) : `${TITLE}: not loaded.`}
       csv={trend ? { filename: csvFilename(`market-trend-${months}m`, context), rows } : null}
       printSize="trend"
-      printNumbers={<TrendTable periods={chronological(periods)} quartiles={false} caption={`Medians per ${months}-month period, and change from the period before`} />}
+      printNumbers={
+        <TrendTable
+          periods={chronological(periods)}
+          quartiles={false}
+          caption={`Medians per ${months}-month period, and change from the period before`}
+        />
+      }
       chart={<div class="chart-canvas chart-canvas-tall" ref={ref} />}
-      table={<TrendTable periods={chronological(periods)} quartiles caption={`${TITLE}: quartiles per ${months}-month period, oldest first`} />}
+      table={
+        <TrendTable
+          periods={chronological(periods)}
+          quartiles
+          caption={`${TITLE}: quartiles per ${months}-month period, oldest first`}
+        />
+      }
     />
   );
 }

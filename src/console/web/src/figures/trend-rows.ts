@@ -44,7 +44,11 @@ export const chronological = (periods: readonly TrendPeriod[]) => [...periods].r
 export function trendCsvRows(periods: readonly TrendPeriod[]): CsvRows {
   const amounts = ["limit", "premium", "retention", "rpm"] as const;
   const names = { limit: "Limit", premium: "Premium", retention: "Retention", rpm: "RPM" };
-  const changes = { limit: "limitMedianChangePercent", premium: "premiumMedianChangePercent", rpm: "rpmMedianChangePercent" } as const;
+  const changes = {
+    limit: "limitMedianChangePercent",
+    premium: "premiumMedianChangePercent",
+    rpm: "rpmMedianChangePercent",
+  } as const;
   const header = ["Period start (exclusive)", "Period end", "Programs", "Companies", "Losses"];
   for (const a of amounts) {
     header.push(`${names[a]} count`, `${names[a]} first quartile`, `${names[a]} median`, `${names[a]} third quartile`);
@@ -55,7 +59,13 @@ export function trendCsvRows(periods: readonly TrendPeriod[]): CsvRows {
   return [
     header,
     ...periods.map((p) => {
-      const row: (string | number)[] = [p.periodStart, p.periodEnd, cell(p.programCount), cell(p.companyCount), p.lossCount];
+      const row: (string | number)[] = [
+        p.periodStart,
+        p.periodEnd,
+        cell(p.programCount),
+        cell(p.companyCount),
+        p.lossCount,
+      ];
       for (const a of amounts) {
         const q = p[a];
         row.push(cell(q?.count), cell(q?.firstQuartile), cell(q?.median), cell(q?.thirdQuartile));

@@ -11,7 +11,15 @@ import type { Coverage, ReferenceData } from "../api/types.js";
  * Retail Trade (44-45), Transportation and Warehousing (48-49). The reference data
  * lists each value with the sector's title, so the label says which part it is.
  */
-const SPLIT_SECTORS: Readonly<Record<string, string>> = { "31": "31-33", "32": "31-33", "33": "31-33", "44": "44-45", "45": "44-45", "48": "48-49", "49": "48-49" };
+const SPLIT_SECTORS: Readonly<Record<string, string>> = {
+  "31": "31-33",
+  "32": "31-33",
+  "33": "31-33",
+  "44": "44-45",
+  "45": "44-45",
+  "48": "48-49",
+  "49": "48-49",
+};
 
 /** The title of a 2- or 3-digit code, when the reference data has one. */
 export function naicsName(reference: ReferenceData | null, code: string): string | null {
@@ -26,7 +34,9 @@ export function naicsName(reference: ReferenceData | null, code: string): string
 /** True when the reference data lists the code as a sector or a subsector (true before it has loaded: the API checks again). */
 export function isKnownNaics(reference: ReferenceData | null, code: string): boolean {
   if (!reference) return true;
-  return reference.naicsSectors.some((sector) => sector.code === code || sector.subsectors.some((s) => s.code === code));
+  return reference.naicsSectors.some(
+    (sector) => sector.code === code || sector.subsectors.some((s) => s.code === code),
+  );
 }
 
 /** A code with its title, everywhere the same: `52 Finance and Insurance`, `32 Manufacturing (part of 31-33)`. */
@@ -45,7 +55,10 @@ export function coverageName(reference: ReferenceData | null, coverageId: string
 }
 
 export function lineOfBusinessName(reference: ReferenceData | null, coverageId: string, lobId: string): string {
-  return coverageOf(reference, coverageId)?.linesOfBusiness.find((l) => String(l.lineOfBusinessId) === lobId)?.name ?? `Line of business ${lobId}`;
+  return (
+    coverageOf(reference, coverageId)?.linesOfBusiness.find((l) => String(l.lineOfBusinessId) === lobId)?.name ??
+    `Line of business ${lobId}`
+  );
 }
 
 /**
@@ -67,7 +80,10 @@ const KNOWN_ORGANIZATION_TYPES = Object.keys(ORGANIZATION_TYPE_NAMES).map((code)
 
 /** The organization types to offer, each with a name: the reference data's, or the known codes when it is not at hand. */
 export function organizationTypes(reference: ReferenceData | null): readonly { code: string; name: string | null }[] {
-  return (reference?.organizationTypes ?? KNOWN_ORGANIZATION_TYPES).map((t) => ({ code: t.code, name: t.name ?? ORGANIZATION_TYPE_NAMES[t.code.toUpperCase()] ?? null }));
+  return (reference?.organizationTypes ?? KNOWN_ORGANIZATION_TYPES).map((t) => ({
+    code: t.code,
+    name: t.name ?? ORGANIZATION_TYPE_NAMES[t.code.toUpperCase()] ?? null,
+  }));
 }
 
 /** Organization type codes compare case-insensitively, as the API reads them. */

@@ -16,7 +16,8 @@ export function unknownIds(group: PeerGroup, reference: ReferenceData | null): s
   if (group.coverageId !== "" && !coverage) found.push(`coverage ${group.coverageId}`);
   if (coverage) {
     for (const id of group.lineOfBusinessId) {
-      if (!coverage.linesOfBusiness.some((l) => String(l.lineOfBusinessId) === id)) found.push(`line of business ${id} (of ${coverage.name})`);
+      if (!coverage.linesOfBusiness.some((l) => String(l.lineOfBusinessId) === id))
+        found.push(`line of business ${id} (of ${coverage.name})`);
     }
   }
   const types = organizationTypes(reference);

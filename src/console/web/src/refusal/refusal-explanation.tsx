@@ -28,7 +28,12 @@ interface RefusalExplanationProps {
  */
 export function RefusalExplanation({ refusals, children }: RefusalExplanationProps) {
   return (
-    <div class="guidance" role="status" data-testid="refusal-guidance" data-condition={refusals.map((r) => r.condition).join(" ")}>
+    <div
+      class="guidance"
+      role="status"
+      data-testid="refusal-guidance"
+      data-condition={refusals.map((r) => r.condition).join(" ")}
+    >
       <p class="guidance-title">Some figures are withheld to keep contributors' programs confidential</p>
       {refusals.map((r) => (
         <p key={r.condition} data-testid="refusal-condition">

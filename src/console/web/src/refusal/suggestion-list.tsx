@@ -28,7 +28,9 @@ export function SuggestionList({ suggestions, update, minPrograms, fallback }: S
   if (list.length === 0) {
     return (
       <div data-testid="suggestions-none">
-        {suggestions.answer ? <p>No wider group of at least {minPrograms} programs was found by widening this one step by step.</p> : null}
+        {suggestions.answer ? (
+          <p>No wider group of at least {minPrograms} programs was found by widening this one step by step.</p>
+        ) : null}
         {fallback}
       </div>
     );
@@ -39,7 +41,13 @@ export function SuggestionList({ suggestions, update, minPrograms, fallback }: S
       <ul>
         {list.map((s) => (
           <li key={s.moves.join(",")}>
-            <button type="button" class="button suggestion" data-testid="suggestion" data-moves={s.moves.join(",")} onClick={() => update(suggestionPatch(s.peerGroup))}>
+            <button
+              type="button"
+              class="button suggestion"
+              data-testid="suggestion"
+              data-moves={s.moves.join(",")}
+              onClick={() => update(suggestionPatch(s.peerGroup))}
+            >
               {suggestionText(s)}
             </button>
           </li>

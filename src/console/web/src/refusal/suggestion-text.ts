@@ -3,10 +3,12 @@ import { count, money } from "../figures/format.js";
 import type { PeerGroup } from "../state/peer-group.js";
 
 /** "a", "a and b", "a, b and c". */
-const listed = (parts: readonly string[]) => (parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)!}`);
+const listed = (parts: readonly string[]) =>
+  parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)!}`;
 
 function exposureWords(group: SuggestedPeerGroup): string {
-  if (group.exposureType === "Employees") return `${count(group.exposureRangeLow)} to ${count(group.exposureRangeHigh)} employees`;
+  if (group.exposureType === "Employees")
+    return `${count(group.exposureRangeLow)} to ${count(group.exposureRangeHigh)} employees`;
   const name = group.exposureType === "Market Cap" ? "market cap" : "revenues";
   return `${name} ${money(group.exposureRangeLow)} to ${money(group.exposureRangeHigh)}`;
 }

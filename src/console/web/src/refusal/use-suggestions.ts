@@ -14,7 +14,12 @@ export const suggestionMinPrograms = (thinGroupPrograms: number) => Math.max(API
  * Wider groups for a group that is empty, thin or refused (`wanted`); nothing is asked
  * otherwise. The client's amounts are not part of the question: only the group is.
  */
-export function useSuggestions(api: ApiClient, group: PeerGroup, wanted: boolean, thinGroupPrograms: number): KeyedAnswer<PeerGroupSuggestions> {
+export function useSuggestions(
+  api: ApiClient,
+  group: PeerGroup,
+  wanted: boolean,
+  thinGroupPrograms: number,
+): KeyedAnswer<PeerGroupSuggestions> {
   const minPrograms = suggestionMinPrograms(thinGroupPrograms);
   const key = wanted
     ? `${serializePeerGroup({ ...group, companyId: "", amountsCoverageId: "", limit: "", premium: "", retention: "", periodMonths: DEFAULT_PERIOD_MONTHS })}#${minPrograms}`

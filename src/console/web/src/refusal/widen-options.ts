@@ -11,13 +11,21 @@ import { DEFAULT_NEWEST, DEFAULT_OLDEST, type PeerGroup } from "../state/peer-gr
 export function widenOptions(group: PeerGroup, reference: ReferenceData | null): string[] {
   const options: string[] = [];
   const subsectors = group.naics.filter((code) => code.length === 3);
-  if (subsectors.length > 0) options.push(`Use the 2-digit sector instead of the subsector ${subsectors.map((code) => naicsLabel(reference, code)).join(", ")}.`);
+  if (subsectors.length > 0)
+    options.push(
+      `Use the 2-digit sector instead of the subsector ${subsectors.map((code) => naicsLabel(reference, code)).join(", ")}.`,
+    );
   options.push("Add NAICS sectors of similar businesses.");
   const unit = group.exposureType === "Employees" ? (v: string) => count(Number(v)) : money;
-  options.push(`Widen the exposure range (now ${group.exposureType} from ${unit(group.exposureRangeLow)} to ${unit(group.exposureRangeHigh)}).`);
+  options.push(
+    `Widen the exposure range (now ${group.exposureType} from ${unit(group.exposureRangeLow)} to ${unit(group.exposureRangeHigh)}).`,
+  );
   if (group.organizationType.length > 0) options.push("Tick more organization types, or none for all of them.");
-  if (group.lineOfBusinessId.length > 0) options.push("Untick lines of business: none ticked is every line of the coverage.");
-  if (group.oldestTrailing < DEFAULT_OLDEST) options.push(`Start the window further back (now ${group.oldestTrailing} months, at most ${DEFAULT_OLDEST}).`);
-  if (group.newestTrailing > DEFAULT_NEWEST) options.push(`End the window today (now ${group.newestTrailing} months ago).`);
+  if (group.lineOfBusinessId.length > 0)
+    options.push("Untick lines of business: none ticked is every line of the coverage.");
+  if (group.oldestTrailing < DEFAULT_OLDEST)
+    options.push(`Start the window further back (now ${group.oldestTrailing} months, at most ${DEFAULT_OLDEST}).`);
+  if (group.newestTrailing > DEFAULT_NEWEST)
+    options.push(`End the window today (now ${group.newestTrailing} months ago).`);
   return options;
 }

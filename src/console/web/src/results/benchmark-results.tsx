@@ -63,7 +63,14 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
   const { withheld, refusals } = withholding;
   // The ways to widen by hand: what the suggestions replace, and what is left when there are none.
   const advice = <WidenAdvice options={widenOptions(group, reference)} />;
-  const offer = <SuggestionList suggestions={suggestions} update={update} minPrograms={props.suggestionMinPrograms} fallback={advice} />;
+  const offer = (
+    <SuggestionList
+      suggestions={suggestions}
+      update={update}
+      minPrograms={props.suggestionMinPrograms}
+      fallback={advice}
+    />
+  );
 
   return (
     <div class="results" aria-busy={results.busy || trend.loading} data-testid="results">
@@ -72,29 +79,75 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
         <section class="empty-group" role="status" aria-labelledby="empty-group-title" data-testid="empty-group">
           <h2 id="empty-group-title">No programs match this peer group</h2>
           <p>
-            No company's program fits every condition of the group in this window, so there is nothing to benchmark against. Widen the group: more NAICS codes, a wider
-            exposure range, more organization types, or a longer window.
+            No company's program fits every condition of the group in this window, so there is nothing to benchmark
+            against. Widen the group: more NAICS codes, a wider exposure range, more organization types, or a longer
+            window.
           </p>
           {offer}
         </section>
       ) : null}
       {thin ? (
         <p class="warning" role="alert" data-testid="thin-group-warning">
-          Thin peer group: these figures rest on {a.totalProgramCount} program{a.totalProgramCount === 1 ? "" : "s"}, fewer than {thinGroupPrograms}. Read them with
-          care, or widen the group.
+          Thin peer group: these figures rest on {a.totalProgramCount} program{a.totalProgramCount === 1 ? "" : "s"},
+          fewer than {thinGroupPrograms}. Read them with care, or widen the group.
         </p>
       ) : null}
-      {thin && refusals.length === 0 ? <div class="suggestions-box" data-testid="thin-group-suggestions">{offer}</div> : null}
-      {refusals.length > 0 && !empty ? (
-        <RefusalExplanation refusals={refusals}>{offer}</RefusalExplanation>
+      {thin && refusals.length === 0 ? (
+        <div class="suggestions-box" data-testid="thin-group-suggestions">
+          {offer}
+        </div>
       ) : null}
+      {refusals.length > 0 && !empty ? <RefusalExplanation refusals={refusals}>{offer}</RefusalExplanation> : null}
       {empty ? null : (
         <div class="figures">
-          <DistributionFigure kind="limit" distribution={a?.limitDistribution ?? null} clientAmount={assessed.limit} counts={counts} loading={assessment.loading} problem={assessment.problem} withheld={withheld.limit} context={context} />
-          <DistributionFigure kind="premium" distribution={a?.premiumDistribution ?? null} clientAmount={assessed.premium} counts={counts} loading={assessment.loading} problem={assessment.problem} withheld={withheld.premium} context={context} />
-          <DistributionFigure kind="retention" distribution={a?.retentionDistribution ?? null} clientAmount={assessed.retention} counts={counts} loading={assessment.loading} problem={assessment.problem} withheld={withheld.retention} context={context} />
-          <RpmFigure rpm={rpm.answer?.data ?? null} hasClient={Number(rpmGroup.limit) > 0 && rpmGroup.premium !== ""} counts={counts} loading={rpm.loading} problem={rpm.problem} withheld={withheld.rpm} context={context} />
-          <LimitAdequacyFigure adequacy={adequacy.answer?.data ?? null} hasClient={adequacyGroup.limit !== ""} counts={adequacyCounts} loading={adequacy.loading} problem={adequacy.problem} withheld={withheld.adequacy} context={context} />
+          <DistributionFigure
+            kind="limit"
+            distribution={a?.limitDistribution ?? null}
+            clientAmount={assessed.limit}
+            counts={counts}
+            loading={assessment.loading}
+            problem={assessment.problem}
+            withheld={withheld.limit}
+            context={context}
+          />
+          <DistributionFigure
+            kind="premium"
+            distribution={a?.premiumDistribution ?? null}
+            clientAmount={assessed.premium}
+            counts={counts}
+            loading={assessment.loading}
+            problem={assessment.problem}
+            withheld={withheld.premium}
+            context={context}
+          />
+          <DistributionFigure
+            kind="retention"
+            distribution={a?.retentionDistribution ?? null}
+            clientAmount={assessed.retention}
+            counts={counts}
+            loading={assessment.loading}
+            problem={assessment.problem}
+            withheld={withheld.retention}
+            context={context}
+          />
+          <RpmFigure
+            rpm={rpm.answer?.data ?? null}
+            hasClient={Number(rpmGroup.limit) > 0 && rpmGroup.premium !== ""}
+            counts={counts}
+            loading={rpm.loading}
+            problem={rpm.problem}
+            withheld={withheld.rpm}
+            context={context}
+          />
+          <LimitAdequacyFigure
+            adequacy={adequacy.answer?.data ?? null}
+            hasClient={adequacyGroup.limit !== ""}
+            counts={adequacyCounts}
+            loading={adequacy.loading}
+            problem={adequacy.problem}
+            withheld={withheld.adequacy}
+            context={context}
+          />
           <TrendFigure
             trend={trend.answer?.data ?? null}
             periodMonths={group.periodMonths}

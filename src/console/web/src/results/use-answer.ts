@@ -19,7 +19,12 @@ const DEBOUNCE_MS = 250;
  * own inputs and must not hold up, or be held up by, the figures' requests.
  */
 export function useAnswer<T>(key: string | null, request: (signal: AbortSignal) => Promise<Answer<T>>): KeyedAnswer<T> {
-  const [state, setState] = useState<{ key: string | null; answer: Answer<T> | null; problem: ApiProblem | null; settled: boolean }>({
+  const [state, setState] = useState<{
+    key: string | null;
+    answer: Answer<T> | null;
+    problem: ApiProblem | null;
+    settled: boolean;
+  }>({
     key: null,
     answer: null,
     problem: null,
@@ -40,7 +45,8 @@ export function useAnswer<T>(key: string | null, request: (signal: AbortSignal) 
         },
         (err: unknown) => {
           if (controller.signal.aborted) return;
-          const problem = err instanceof ApiProblem ? err : new ApiProblem(0, `the service could not be reached (${String(err)})`);
+          const problem =
+            err instanceof ApiProblem ? err : new ApiProblem(0, `the service could not be reached (${String(err)})`);
           setState({ key, answer: null, problem, settled: true });
         },
       );
@@ -52,5 +58,9 @@ export function useAnswer<T>(key: string | null, request: (signal: AbortSignal) 
     // `key` stands for the request's inputs.
   }, [key]);
 
-  return { loading: key !== null && (state.key !== key || !state.settled), answer: state.answer, problem: state.problem };
+  return {
+    loading: key !== null && (state.key !== key || !state.settled),
+    answer: state.answer,
+    problem: state.problem,
+  };
 }

@@ -3,7 +3,13 @@ import { getAssessment, getDefaultWindowProgramCount, getLimitAdequacy, getRpm }
 import type { ApiClient } from "../api/client.js";
 import { ApiProblem } from "../api/problem.js";
 import type { Answer, Assessment, LimitAdequacy, Rpm } from "../api/types.js";
-import { DEFAULT_PERIOD_MONTHS, isDefaultWindow, missingInputs, serializePeerGroup, type PeerGroup } from "../state/peer-group.js";
+import {
+  DEFAULT_PERIOD_MONTHS,
+  isDefaultWindow,
+  missingInputs,
+  serializePeerGroup,
+  type PeerGroup,
+} from "../state/peer-group.js";
 
 export interface Fetched<T> {
   loading: boolean;
@@ -45,7 +51,10 @@ export function useBenchmark(api: ApiClient, group: PeerGroup): BenchmarkResults
   // the render between a change and its effect is not taken for a finished one.
   const [state, setState] = useState<{ key: string | null; figures: Figures }>({ key: null, figures: IDLE });
   // The company only prefills the builder, the amounts' coverage note is a note, and the trend has its own request: none changes these figures.
-  const key = missingInputs(group).length === 0 ? serializePeerGroup({ ...group, companyId: "", amountsCoverageId: "", periodMonths: DEFAULT_PERIOD_MONTHS }) : null;
+  const key =
+    missingInputs(group).length === 0
+      ? serializePeerGroup({ ...group, companyId: "", amountsCoverageId: "", periodMonths: DEFAULT_PERIOD_MONTHS })
+      : null;
 
   useEffect(() => {
     if (key === null) {
@@ -54,7 +63,8 @@ export function useBenchmark(api: ApiClient, group: PeerGroup): BenchmarkResults
     }
     const controller = new AbortController();
     const { signal } = controller;
-    const set = (change: (figures: Figures) => Partial<Figures>) => setState((s) => ({ key, figures: { ...s.figures, ...change(s.figures) } }));
+    const set = (change: (figures: Figures) => Partial<Figures>) =>
+      setState((s) => ({ key, figures: { ...s.figures, ...change(s.figures) } }));
     set((f) => ({
       assessment: { ...f.assessment, loading: true },
       rpm: { ...f.rpm, loading: true },
@@ -69,7 +79,8 @@ export function useBenchmark(api: ApiClient, group: PeerGroup): BenchmarkResults
         },
         (err: unknown) => {
           if (signal.aborted) return;
-          const problem = err instanceof ApiProblem ? err : new ApiProblem(0, `the service could not be reached (${String(err)})`);
+          const problem =
+            err instanceof ApiProblem ? err : new ApiProblem(0, `the service could not be reached (${String(err)})`);
           set(() => ({ [name]: { loading: false, answer: null, group, problem } }));
         },
       );
@@ -92,6 +103,7 @@ export function useBenchmark(api: ApiClient, group: PeerGroup): BenchmarkResults
   }, [api, key]);
 
   const { figures } = state;
-  const loading = figures.assessment.loading || figures.rpm.loading || figures.adequacy.loading || figures.adequacyPrograms.loading;
+  const loading =
+    figures.assessment.loading || figures.rpm.loading || figures.adequacy.loading || figures.adequacyPrograms.loading;
   return { ...figures, busy: key !== null && (state.key !== key || loading) };
 }

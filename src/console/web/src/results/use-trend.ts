@@ -1,7 +1,13 @@
 import { getMarketTrend } from "../api/benchmark-api.js";
 import type { ApiClient } from "../api/client.js";
 import type { MarketTrend } from "../api/types.js";
-import { DEFAULT_NEWEST, DEFAULT_OLDEST, missingInputs, serializePeerGroup, type PeerGroup } from "../state/peer-group.js";
+import {
+  DEFAULT_NEWEST,
+  DEFAULT_OLDEST,
+  missingInputs,
+  serializePeerGroup,
+  type PeerGroup,
+} from "../state/peer-group.js";
 import { useAnswer, type KeyedAnswer } from "./use-answer.js";
 
 /**
@@ -12,7 +18,16 @@ import { useAnswer, type KeyedAnswer } from "./use-answer.js";
 export function useTrend(api: ApiClient, group: PeerGroup): KeyedAnswer<MarketTrend> {
   const key =
     missingInputs(group).length === 0
-      ? serializePeerGroup({ ...group, companyId: "", amountsCoverageId: "", limit: "", premium: "", retention: "", oldestTrailing: DEFAULT_OLDEST, newestTrailing: DEFAULT_NEWEST })
+      ? serializePeerGroup({
+          ...group,
+          companyId: "",
+          amountsCoverageId: "",
+          limit: "",
+          premium: "",
+          retention: "",
+          oldestTrailing: DEFAULT_OLDEST,
+          newestTrailing: DEFAULT_NEWEST,
+        })
       : null;
   return useAnswer(key, (signal) => getMarketTrend(api, group, signal));
 }

@@ -41,9 +41,12 @@ export function withheldFigures(results: BenchmarkResults): Withholding {
   }
   if (rpm) withheld.rpm = WOULD_SHOW.rpm;
   if (adequacy) withheld.adequacy = WOULD_SHOW.adequacy;
-  if (adequacy && !assessment) withheld.limit = `${WOULD_SHOW.limit} It rests on the same limits as limit adequacy, which is withheld.`;
-  if (assessment && !adequacy) withheld.adequacy = `${WOULD_SHOW.adequacy} It rests on the same limits as the limit distribution, which is withheld.`;
+  if (adequacy && !assessment)
+    withheld.limit = `${WOULD_SHOW.limit} It rests on the same limits as limit adequacy, which is withheld.`;
+  if (assessment && !adequacy)
+    withheld.adequacy = `${WOULD_SHOW.adequacy} It rests on the same limits as the limit distribution, which is withheld.`;
   const refusals: DisclosureRefusal[] = [];
-  for (const r of [assessment, rpm, adequacy]) if (r && !refusals.some((x) => x.condition === r.condition)) refusals.push(r);
+  for (const r of [assessment, rpm, adequacy])
+    if (r && !refusals.some((x) => x.condition === r.condition)) refusals.push(r);
   return { withheld, refusals, all: Object.keys(withheld).length === 5 };
 }

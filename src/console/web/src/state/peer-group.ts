@@ -117,11 +117,14 @@ export const isAmount = (text: string) => AMOUNT.test(text.trim());
 /** The client's amounts emptied: what goes with a change of client. */
 export const NO_CLIENT_AMOUNTS = { limit: "", premium: "", retention: "", amountsCoverageId: "" } as const;
 
-export const hasClientAmounts = (group: PeerGroup) => group.limit !== "" || group.premium !== "" || group.retention !== "";
+export const hasClientAmounts = (group: PeerGroup) =>
+  group.limit !== "" || group.premium !== "" || group.retention !== "";
 
 /** True when the exposure range's low end is above its high end (both ends being amounts). */
 export const isRangeReversed = (group: PeerGroup) =>
-  isAmount(group.exposureRangeLow) && isAmount(group.exposureRangeHigh) && Number(group.exposureRangeLow) > Number(group.exposureRangeHigh);
+  isAmount(group.exposureRangeLow) &&
+  isAmount(group.exposureRangeHigh) &&
+  Number(group.exposureRangeLow) > Number(group.exposureRangeHigh);
 
 /**
  * What keeps the group from being asked for, in the builder's words: first what is not
@@ -138,7 +141,8 @@ export function absentInputs(group: PeerGroup): string[] {
   const problems: string[] = [];
   if (group.naics.length === 0) problems.push("Choose at least one NAICS code.");
   if (group.coverageId === "") problems.push("Choose a coverage.");
-  if (!isAmount(group.exposureRangeLow) || !isAmount(group.exposureRangeHigh)) problems.push("Enter the exposure range (both ends).");
+  if (!isAmount(group.exposureRangeLow) || !isAmount(group.exposureRangeHigh))
+    problems.push("Enter the exposure range (both ends).");
   return problems;
 }
 
@@ -148,12 +152,19 @@ export function invalidInputs(group: PeerGroup): string[] {
   if (group.naics.some((code) => !/^\d{2,3}$/.test(code))) problems.push("NAICS codes have 2 or 3 digits.");
   if (group.coverageId !== "" && !/^\d+$/.test(group.coverageId)) problems.push("A coverage id is a number.");
   if (isRangeReversed(group)) problems.push("The exposure range's low end is above its high end.");
-  if (group.newestTrailing >= group.oldestTrailing) problems.push("The window's newest end must be more recent than its oldest end.");
-  for (const [name, value] of [["limit", group.limit], ["premium", group.premium], ["retention", group.retention]] as const) {
-    if (value !== "" && !isAmount(value)) problems.push(`The client's ${name} must be an amount in dollars, up to 2 decimals.`);
+  if (group.newestTrailing >= group.oldestTrailing)
+    problems.push("The window's newest end must be more recent than its oldest end.");
+  for (const [name, value] of [
+    ["limit", group.limit],
+    ["premium", group.premium],
+    ["retention", group.retention],
+  ] as const) {
+    if (value !== "" && !isAmount(value))
+      problems.push(`The client's ${name} must be an amount in dollars, up to 2 decimals.`);
   }
   return problems;
 }
 
 /** True when the trailing window is the default one (24 months back to today). */
-export const isDefaultWindow = (group: PeerGroup) => group.oldestTrailing === DEFAULT_OLDEST && group.newestTrailing === DEFAULT_NEWEST;
+export const isDefaultWindow = (group: PeerGroup) =>
+  group.oldestTrailing === DEFAULT_OLDEST && group.newestTrailing === DEFAULT_NEWEST;

@@ -36,8 +36,14 @@ export function useCompanyLookup(api: ApiClient, companyId: string): CompanyLook
       ({ data }) => setLookup({ state: "found", id: companyId, company: data }),
       (err: unknown) => {
         if (controller.signal.aborted) return;
-        if (err instanceof ApiProblem && (err.status === 404 || err.status === 400)) setLookup({ state: "missing", id: companyId, message: `No company has the id ${companyId}` });
-        else setLookup({ state: "failed", id: companyId, message: `Company ${companyId} could not be read (${err instanceof ApiProblem ? err.detail : String(err)})` });
+        if (err instanceof ApiProblem && (err.status === 404 || err.status === 400))
+          setLookup({ state: "missing", id: companyId, message: `No company has the id ${companyId}` });
+        else
+          setLookup({
+            state: "failed",
+            id: companyId,
+            message: `Company ${companyId} could not be read (${err instanceof ApiProblem ? err.detail : String(err)})`,
+          });
       },
     );
     return () => controller.abort();

@@ -4,7 +4,6 @@ import { SETTLE_MS } from "./settle.js";
 
 export type UpdatePeerGroup = (patch: Partial<PeerGroup>) => void;
 
-
 /**
  * The peer group from the address bar. Every settled change pushes a history entry, so
  * back and forward step through the groups the broker tried; popstate reads it back.

@@ -1,10 +1,5 @@
 import type { DescService } from "@bufbuild/protobuf";
-import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
-import { CompanyService } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
-import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
-import { PeerGroupService } from "../../gen/commercialpolicybenchmark/v2/peer_group_pb.js";
-import { ReferenceService } from "../../gen/commercialpolicybenchmark/v2/reference_pb.js";
-import { MarketTrendService } from "../../gen/commercialpolicybenchmark/v2/trend_pb.js";
+import { API_SERVICES } from "../services/api-services.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { Health } from "../../gen/health/v1/health_pb.js";
@@ -12,16 +7,11 @@ import { readHttpRoutes } from "../transcoding/http-routes.js";
 import { createRouteTable } from "../transcoding/route-table.js";
 
 /**
- * The services whose calls are counted by their RPC name: those create-app.ts routes.
+ * The services whose calls are counted by their RPC name: the API's, health and reflection.
  * A call of a service missing here is counted as `other`, never under its path.
  */
 export const NAMED_SERVICES: readonly DescService[] = [
-  AssessmentService,
-  CompanyService,
-  LossDetailsService,
-  PeerGroupService,
-  ReferenceService,
-  MarketTrendService,
+  ...API_SERVICES,
   Health,
   ServerReflection,
   ServerReflectionV1Alpha,

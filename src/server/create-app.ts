@@ -15,6 +15,7 @@ import { atCapacity, createAdmissionInterceptor } from "../rpc/admission-interce
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { NAMED_SERVICES } from "../metrics/operation-names.js";
+import { API_SERVICES } from "../services/api-services.js";
 import { describeServices } from "../services/reflection/descriptor-set.js";
 import { createReflectionServices } from "../services/reflection/reflection-service.js";
 import { createCors } from "./cors.js";
@@ -150,14 +151,7 @@ export function createApp({
     ...createApiReference(),
     ...createFavicon(),
   ]);
-  const apiServices = [
-    AssessmentService,
-    CompanyService,
-    LossDetailsService,
-    PeerGroupService,
-    ReferenceService,
-    MarketTrendService,
-  ];
+  const apiServices = API_SERVICES;
   let handlers: UniversalHandler[] = [];
   const contextValues = (req: NodeRequest) => createContextValues().set(requestInfoKey, requestInfoOf(req));
 

@@ -1,24 +1,35 @@
 import { scratchValues } from "./scratch.js";
 import { selectPositions } from "./select.js";
 
-/** Buckets of the first pass: the top 16 bits of a double (sign, exponent, 4 bits of mantissa). */
-const KEYS = 1 << 16;
-const counts = new Int32Array(KEYS);
-const target = new Uint8Array(KEYS);
-/** Keys from here up are NaN (no value, 0x7ff8) or negative (sign bit): left out, or not handled here. */
-const NAN_KEYS = 0x7ff0;
-const NEGATIVE_KEYS = 0x8000;
+/**
+ * Buckets of the first pass, by a double's exponent and the top 8 bits of its mantissa
+ * (a 256th of a power of two), for the values an amount in cents can take: 0 (bucket
+ * 0) and 1 up to 2^53 (exponents 0 to 52: buckets 1 to 53 × 256). The last bucket
+ * holds NaN, no value.
+ */
+const MANTISSA_BITS = 8;
+const ONE = 0x3ff << MANTISSA_BITS;
+const NAN_SLOT = (53 << MANTISSA_BITS) + 1;
+const SLOTS = NAN_SLOT + 1;
+const counts = new Int32Array(SLOTS);
+/** High words from here up to NaN's are values from 2^53 up, and infinity: not handled here. */
+const TWO_TO_53 = 0x43400000;
+const NAN = 0x7ff80000;
+/** Where the second pass writes each bucket's next value: past the gathered ones for a bucket not wanted. */
+const next = new Int32Array(SLOTS);
+const wantedBucket = new Uint8Array(SLOTS);
 
 /**
  * The values at the given positions (0-based, ascending) among column[rows[r]] for r in
  * [0, rows.length), NaN (no value) left out; and n, how many values there are. For
  * non-negative doubles (cents, RPM cents) the order of the values is the order of
- * their bit patterns, so a first pass counts the values per bucket of their top 16
- * bits (a sixteenth of a power of two), which tells the bucket and rank of each
- * position; a second pass gathers only the values of those few buckets, and
- * selection (select.ts) finishes among them. Two sequential passes and no moves of
- * all the values: a third of the time of selecting among them all. Undefined when
- * a value is negative (the bit order reverses there): the caller selects instead.
+ * their bit patterns, so a first pass counts the values per bucket of their top bits,
+ * which tells the bucket and rank of each position; a second pass gathers the values
+ * of those few buckets, each bucket's values together, and selection (select.ts)
+ * finishes within each bucket. Both passes are free of branches on the values (a
+ * wanted bucket is as good as random), and no value moves but the gathered ones.
+ * Undefined when a value is negative (the bit order reverses there) or from 2^53 up:
+ * the caller selects instead.
  */
 export function bucketSelect(
   column: Float64Array,
@@ -26,57 +37,73 @@ export function bucketSelect(
   positionsOf: (n: number) => number[],
 ): { n: number; values: Map<number, number> } | undefined {
   const high = new Uint32Array(column.buffer, column.byteOffset, column.length * 2);
-  let low = KEYS;
-  let top = -1;
+  let signs = 0;
+  let outside = 0;
   for (let r = 0; r < rows.length; r++) {
-    const key = high[rows[r]! * 2 + 1]! >>> 16;
-    counts[key]!++;
-    if (key < low) low = key;
-    if (key > top) top = key;
+    const word = high[rows[r]! * 2 + 1]!;
+    signs |= word;
+    outside |= +(word >= TWO_TO_53) & +(word < NAN);
+    counts[bucketOf(word)]!++;
   }
   try {
-    if (top >= NEGATIVE_KEYS && countAbove(NEGATIVE_KEYS, top) > 0) return undefined;
-    let n = 0;
-    for (let key = low; key <= Math.min(top, NAN_KEYS - 1); key++) n += counts[key]!;
+    if (signs < 0 || outside !== 0) return undefined;
+    const n = rows.length - counts[NAN_SLOT]!;
     const wanted = [...new Set(positionsOf(n))].filter((p) => p >= 0 && p < n).sort((a, b) => a - b);
-    if (wanted.length === 0) return { n, values: new Map() };
-    // Each wanted position's bucket, and how many values lie in buckets below it.
-    const found: { position: number; key: number; below: number }[] = [];
+    // Each wanted position's bucket and how many values lie below it; each wanted
+    // bucket's place among the gathered values.
+    const found: { position: number; bucket: number; below: number }[] = [];
+    const gatheredAt = new Map<number, number>();
+    let gathered = 0;
     let below = 0;
-    let w = 0;
-    for (let key = low; key <= top && w < wanted.length; key++) {
-      const inBucket = counts[key]!;
-      while (w < wanted.length && wanted[w]! < below + inBucket) found.push({ position: wanted[w++]!, key, below });
+    for (let bucket = 0, w = 0; w < wanted.length; bucket++) {
+      const inBucket = counts[bucket]!;
+      while (w < wanted.length && wanted[w]! < below + inBucket) {
+        found.push({ position: wanted[w++]!, bucket, below });
+        if (!gatheredAt.has(bucket)) {
+          gatheredAt.set(bucket, gathered);
+          gathered += inBucket;
+        }
+      }
       below += inBucket;
     }
-    for (const { key } of found) target[key] = 1;
-    // The gathered values keep the buckets' order: a position's rank among them is its
-    // rank in its bucket plus the gathered values of the target buckets below it.
-    const keys = [...new Set(found.map((f) => f.key))];
-    const gatheredBelow = new Map<number, number>();
-    let gathered = 0;
-    for (const key of keys) {
-      gatheredBelow.set(key, gathered);
-      gathered += counts[key]!;
+    if (gathered === 0) return { n, values: new Map() };
+    const values = scratchValues(gathered + 1);
+    // Every value is written: those of unwanted buckets all to the one slot past the
+    // gathered ones, and only a wanted bucket's place moves on.
+    next.fill(gathered);
+    for (const [bucket, at] of gatheredAt) {
+      next[bucket] = at;
+      wantedBucket[bucket] = 1;
     }
-    const values = scratchValues(gathered);
-    let m = 0;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r]!;
-      if (target[high[row * 2 + 1]! >>> 16] === 1) values[m++] = column[row]!;
+      const bucket = bucketOf(high[row * 2 + 1]!);
+      const at = next[bucket]!;
+      values[at] = column[row]!;
+      next[bucket] = at + wantedBucket[bucket]!;
     }
-    for (const key of keys) target[key] = 0;
-    const rankOf = ({ position, key, below: under }: (typeof found)[number]) =>
-      position - under + gatheredBelow.get(key)!;
-    const selected = selectPositions(values, m, found.map(rankOf));
-    return { n, values: new Map(found.map((f) => [f.position, selected.get(rankOf(f))!])) };
+    const selected = new Map<number, number>();
+    for (const [bucket, at] of gatheredAt) {
+      wantedBucket[bucket] = 0;
+      const inBucket = found.filter((f) => f.bucket === bucket);
+      const ranks = selectPositions(
+        values.subarray(at, at + counts[bucket]!),
+        counts[bucket]!,
+        inBucket.map((f) => f.position - f.below),
+      );
+      for (const f of inBucket) selected.set(f.position, ranks.get(f.position - f.below)!);
+    }
+    return { n, values: selected };
   } finally {
-    if (top >= low) counts.fill(0, low, top + 1);
+    counts.fill(0);
   }
 }
 
-function countAbove(from: number, to: number): number {
-  let n = 0;
-  for (let key = from; key <= to; key++) n += counts[key]!;
-  return n;
+/**
+ * The bucket of a non-negative double by the high word of its bits: 0 for zero (and for
+ * values below 1, which no amount in cents takes), NAN_SLOT for NaN. The bucket of a
+ * value from 2^53 up or negative is meaningless: the caller sees those apart.
+ */
+function bucketOf(high: number): number {
+  return Math.min(Math.max((high >>> (20 - MANTISSA_BITS)) - ONE + 1, 0), NAN_SLOT);
 }

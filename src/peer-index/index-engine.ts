@@ -15,7 +15,7 @@ import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } fro
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
 import { dayNumber } from "./day-number.js";
 import { scratchRows } from "./scratch.js";
-import { periodDays, trendFigures } from "./trend-figures.js";
+import { periodDays, trendFigures, type PeriodRows } from "./trend-figures.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
 import { countWidenings } from "./widening-counts.js";
 import { inTurn } from "../load-control/turns.js";
@@ -186,13 +186,14 @@ function createEngine(
       return answer;
     },
 
-    // One pass over the span's programs and one over its loss years (trend-figures.ts).
+    // Each period's programs matched straight into their own run of rows, and one pass
+    // over the span's loss years (trend-figures.ts).
     async trend(peers, periods) {
       const opened = open(peers.coverageId);
       if (!opened) return fallback.trend(peers, periods);
       const filter = compilePeerFilter(opened.snapshot, peers);
       const span = trendSpan(periods);
-      const programs = matchPrograms(opened, filter, span);
+      const programs = matchPeriods(opened, filter, periods);
       // A loss's year is its loss date's: the span's years hold every loss of the span.
       const losses = matchLosses(opened, filter, {
         kind: "range",
@@ -202,7 +203,7 @@ function createEngine(
       const contributors = { counting, bound: boundOf(opened) };
       return {
         reference: opened.reference,
-        periods: trendFigures(opened.snapshot, periodDays(periods), periods.length, programs, losses, contributors),
+        periods: trendFigures(opened.snapshot, periodDays(periods), programs, losses, contributors),
       };
     },
 
@@ -226,6 +227,42 @@ function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilte
     start: firstAbove(day, start, end, after),
     end: firstAbove(day, start, end, until),
   }));
+}
+
+/**
+ * The peer programs of each period, period after period in one buffer: a period, like
+ * any window, is one range of rows in each NAICS key the peer group's codes match, so
+ * the rows come out grouped with no sort. `starts[k]` is period k's first row, and
+ * `starts[periods.length]` the count.
+ */
+function matchPeriods(
+  { snapshot, coverage }: Opened,
+  filter: CompiledPeerFilter,
+  periods: readonly TimeWindow[],
+): PeriodRows {
+  const { byNaics, start, end } = coverage.programs;
+  const day = snapshot.programs.day;
+  const rows = scratchRows("programs", end - start);
+  const starts = new Int32Array(periods.length + 1);
+  let count = 0;
+  periods.forEach((period, k) => {
+    starts[k] = count;
+    const [after, until] = [dayNumber(period.start), dayNumber(period.end)];
+    for (const key of filter.naicsKeys) {
+      const [first, last] = [byNaics[key]!, byNaics[key + 1]!];
+      if (first === last) continue;
+      count = matchRows(
+        snapshot.programs,
+        filter,
+        firstAbove(day, first, last, after),
+        firstAbove(day, first, last, until),
+        rows,
+        count,
+      );
+    }
+  });
+  starts[periods.length] = count;
+  return { rows, starts };
 }
 
 /** The peer loss events passing the loss-year filter: in each NAICS key matched, the years are one range. */

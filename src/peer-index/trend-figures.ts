@@ -2,12 +2,11 @@ import { Decimal } from "../benchmark/decimal.js";
 import { quantile, type QuantileLevel } from "../benchmark/quantile.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import type { PeriodStatistics, QuartileStatistics } from "../benchmark/trend-statistics.js";
-import { tallyCompanies } from "./company-tallies.js";
 import { bucketSelect } from "./bucket-select.js";
 import { assessmentContributors, contributorsOfRows, type CompanyBound } from "./contributor-counts.js";
 import { dayNumber } from "./day-number.js";
 import { neighbours } from "./program-figures.js";
-import { scratchKeys, scratchValues } from "./scratch.js";
+import { scratchBits, scratchValues } from "./scratch.js";
 import { selectPositions } from "./select.js";
 import type { PeerSnapshot } from "./snapshot.js";
 
@@ -31,36 +30,28 @@ export function periodDays(periods: readonly TimeWindow[]): PeriodDays {
   return { after, periodOf };
 }
 
+/** The peer programs of each period: period k's are rows[starts[k]..starts[k + 1]). */
+export interface PeriodRows {
+  rows: Uint32Array;
+  starts: Int32Array;
+}
+
 /**
- * A trend's period figures from the peer programs of its whole span (`rows[0..count)`)
- * and the peer loss events of the span's years (`lossRows[0..lossCount)`), in one pass
- * over each: the programs are bucketed by period (a counting sort of the rows), then
- * each period's quartiles are selected from its own rows (bucket-select.ts, O(rows)), and its
- * companies counted by the radix sort of company-tallies.ts.
+ * A trend's period figures from each period's peer programs and the peer loss events of
+ * the span's years (`lossRows[0..lossCount)`): each period's quartiles are selected from
+ * its own rows (bucket-select.ts, O(rows)), its companies counted in a bit set.
  */
 export function trendFigures(
   snapshot: PeerSnapshot,
   days: PeriodDays,
-  periodCount: number,
-  programs: { rows: Uint32Array; count: number },
+  programs: PeriodRows,
   losses: { rows: Uint32Array; count: number },
   contributors: { counting: boolean; bound?: CompanyBound },
 ): PeriodStatistics[] {
-  const { day } = snapshot.programs;
-  const { after, periodOf } = days;
-  const starts = new Int32Array(periodCount + 1);
-  // Every program row is in the span (matched by it), so its day has a period.
-  for (let r = 0; r < programs.count; r++) starts[periodOf[day[programs.rows[r]!]! - after - 1]! + 1]!++;
-  for (let k = 0; k < periodCount; k++) starts[k + 1]! += starts[k]!;
-  const next = starts.slice(0, periodCount);
-  const grouped = new Uint32Array(programs.count);
-  for (let r = 0; r < programs.count; r++) {
-    const i = programs.rows[r]!;
-    grouped[next[periodOf[day[i]! - after - 1]!]!++] = i;
-  }
+  const { starts } = programs;
   const lossCounts = lossesPerPeriod(snapshot, days, losses);
-  return Array.from({ length: periodCount }, (_, k) => {
-    const rows = grouped.subarray(starts[k]!, starts[k + 1]!);
+  return Array.from({ length: starts.length - 1 }, (_, k) => {
+    const rows = programs.rows.subarray(starts[k]!, starts[k + 1]!);
     const n = rows.length;
     const { limit, premium, retention } = snapshot.programs;
     const statistics: PeriodStatistics = {
@@ -103,12 +94,23 @@ function lossesPerPeriod(
   return counts;
 }
 
-/** Distinct companies among the rows (a company's dense index, sorted by radix). */
+/**
+ * Distinct companies among the rows: each company's bit set as its rows pass, counted
+ * the first time. The set is a bit per company (80 KB at Advisen scale), so it stays in
+ * cache where a sort of the rows' companies moved every row twice.
+ */
 function distinctCompanies(snapshot: PeerSnapshot, rows: Uint32Array): number {
-  const [keys, spare] = scratchKeys(rows.length);
+  const seen = scratchBits(snapshot.companyCount);
   const { company } = snapshot.programs;
-  for (let r = 0; r < rows.length; r++) keys[r] = company[rows[r]!]! * 8;
-  return tallyCompanies(keys, spare, rows.length, snapshot.companyCount)[0].companies;
+  let distinct = 0;
+  for (let r = 0; r < rows.length; r++) {
+    const c = company[rows[r]!]!;
+    const word = seen[c >>> 5]!;
+    const bit = 1 << (c & 31);
+    distinct += +((word & bit) === 0);
+    seen[c >>> 5] = word | bit;
+  }
+  return distinct;
 }
 
 /**

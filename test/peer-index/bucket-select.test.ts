@@ -13,8 +13,10 @@ t.test("selected values are the sorted values at those positions", async (t) => 
   for (let round = 0; round < 500; round++) {
     const size = 1 + random.int(round < 100 ? 8 : 3_000);
     const spread = random.pick([1, 3, 100, 1e6, 2 ** 53]);
+    // Fractions too: below 1 they share zero's bucket, which selection must still order.
+    const fractional = random.chance(0.2);
     const column = Float64Array.from({ length: size }, () =>
-      random.chance(0.1) ? NaN : Math.floor(random.next() * spread),
+      random.chance(0.1) ? NaN : fractional ? random.next() * spread : Math.floor(random.next() * spread),
     );
     const rows = Uint32Array.from({ length: random.int(size + 1) }, () => random.int(size));
     const sorted = [...rows]
@@ -37,6 +39,25 @@ t.test("selected values are the sorted values at those positions", async (t) => 
     }
   }
   t.equal(mismatches, 0);
+});
+
+t.test("a value from 2^53 up, or infinite: undefined", async (t) => {
+  for (const large of [2 ** 53, 2 ** 60, Number.MAX_VALUE, Infinity])
+    t.equal(
+      bucketSelect(Float64Array.of(5, large, 3), Uint32Array.of(0, 1, 2), () => [0]),
+      undefined,
+      `${large}`,
+    );
+  t.strictSame(
+    bucketSelect(Float64Array.of(2 ** 53 - 1, NaN, 0), Uint32Array.of(0, 1, 2), () => [0, 1]),
+    {
+      n: 2,
+      values: new Map([
+        [0, 0],
+        [1, 2 ** 53 - 1],
+      ]),
+    },
+  );
 });
 
 t.test("a negative value: undefined, and the next call is not disturbed", async (t) => {

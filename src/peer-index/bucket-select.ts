@@ -26,8 +26,7 @@ const wantedBucket = new Uint8Array(SLOTS);
  * their bit patterns, so a first pass counts the values per bucket of their top bits,
  * which tells the bucket and rank of each position; a second pass gathers the values
  * of those few buckets, each bucket's values together, and selection (select.ts)
- * finishes within each bucket. Both passes are free of branches on the values (a
- * wanted bucket is as good as random), and no value moves but the gathered ones.
+ * finishes within each bucket. No value moves but the gathered ones.
  * Undefined when a value is negative (the bit order reverses there) or from 2^53 up:
  * the caller selects instead.
  */
@@ -75,12 +74,22 @@ export function bucketSelect(
       next[bucket] = at;
       wantedBucket[bucket] = 1;
     }
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r]!;
-      const bucket = bucketOf(high[row * 2 + 1]!);
-      const at = next[bucket]!;
-      values[at] = column[row]!;
-      next[bucket] = at + wantedBucket[bucket]!;
+    // Few wanted values (amounts spread out: premiums, RPMs): a branch that is rarely
+    // taken beats writing every value; many (round limits): write every value.
+    if (gathered * 8 < rows.length) {
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r]!;
+        const bucket = bucketOf(high[row * 2 + 1]!);
+        if (wantedBucket[bucket] === 1) values[next[bucket]!++] = column[row]!;
+      }
+    } else {
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r]!;
+        const bucket = bucketOf(high[row * 2 + 1]!);
+        const at = next[bucket]!;
+        values[at] = column[row]!;
+        next[bucket] = at + wantedBucket[bucket]!;
+      }
     }
     const selected = new Map<number, number>();
     for (const [bucket, at] of gatheredAt) {

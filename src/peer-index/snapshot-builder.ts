@@ -3,6 +3,7 @@ import type { CopyRow } from "./copy-rows.js";
 import { NAICS_KEYS, naicsKey } from "./naics-key.js";
 import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
 import { maxProgramsPerCompany } from "./programs-per-company.js";
+import { tiersOfOrder } from "./amount-tiers.js";
 import { rankRows } from "./rank-rows.js";
 import { RecycledBuffers } from "./recycled-buffers.js";
 import { SourceDictionary } from "./source-dictionary.js";
@@ -14,10 +15,18 @@ import {
   type LossColumns,
   type PeerSnapshot,
   type ProgramColumns,
+  type RowRange,
 } from "./snapshot.js";
 
 // Filled once the rows are in order, not loaded.
-const PROGRAM_RANKS: readonly string[] = ["rowByRpmRank", "rowByLimitRank"];
+const PROGRAM_RANKS: readonly string[] = [
+  "rowByRpmRank",
+  "rowByLimitRank",
+  "limitTier",
+  "premiumTier",
+  "retentionTier",
+  "rpmTier",
+];
 const LOSS_RANKS: readonly string[] = ["rowByRank"];
 /** The largest head count a float32 column holds exactly (and every one below it). */
 const MAX_EXACT_EMPLOYEES = 2 ** 24;
@@ -87,6 +96,10 @@ export class SnapshotBuilder {
       rpm: new Float64Array(capacity),
       rowByRpmRank: new Uint32Array(0),
       rowByLimitRank: new Uint32Array(0),
+      limitTier: new Uint16Array(0),
+      premiumTier: new Uint16Array(0),
+      retentionTier: new Uint16Array(0),
+      rpmTier: new Uint16Array(0),
       company: new Uint32Array(capacity),
       source: new Uint16Array(capacity),
     };
@@ -146,10 +159,28 @@ export class SnapshotBuilder {
       rankRows(sorted.rpm, range, sorted.rowByRpmRank, scratch, this.largeRpms);
       rankRows(sorted.limit, range, sorted.rowByLimitRank, scratch);
     }
+    this.tierAmounts(sorted, ranges, scratch);
     const tally = new Uint32Array(this.companyCount);
     for (const coverage of this.coverages.values())
       coverage.maxProgramsPerCompany = maxProgramsPerCompany(sorted.company, coverage.programs, tally);
     this.programs = sorted;
+  }
+
+  /** Each amount's tiers, from the RPM and limit orders and from orders of premium and retention made here. */
+  private tierAmounts(sorted: ProgramColumns, ranges: RowRange[], scratch: Uint32Array): void {
+    const rows = sorted.rpm.length;
+    for (const amount of ["limit", "premium", "retention", "rpm"] as const)
+      sorted[`${amount}Tier`] = new Uint16Array(rows);
+    const order = this.recycled.uint32(rows);
+    for (const range of ranges) {
+      tiersOfOrder(sorted.rowByRpmRank, range, sorted.rpmTier);
+      tiersOfOrder(sorted.rowByLimitRank, range, sorted.limitTier);
+      rankRows(sorted.premium, range, order, scratch);
+      tiersOfOrder(order, range, sorted.premiumTier);
+      rankRows(sorted.retention, range, order, scratch);
+      tiersOfOrder(order, range, sorted.retentionTier);
+    }
+    this.recycled.give(order.buffer);
   }
 
   /** Room for exactly `rows` loss events. */

@@ -111,6 +111,15 @@ export interface ProgramColumns extends CompanyColumns {
   rowByRpmRank: Uint32Array;
   rowByLimitRank: Uint32Array;
   /**
+   * Each amount's tier: the row's place in its coverage's order of the amount, in 16
+   * bits (amount-tiers.ts), for order statistics of any set of rows in two short
+   * passes (tier-select.ts). Eight bytes a program for the four.
+   */
+  limitTier: Uint16Array;
+  premiumTier: Uint16Array;
+  retentionTier: Uint16Array;
+  rpmTier: Uint16Array;
+  /**
    * Who the program came from, for the disclosure rule's counts (contributor-counts.ts):
    * its company as a dense index below PeerSnapshot.companyCount (company ids go up to
    * 2^53 - 1; the index is its rank among the companies with a NAICS code), and its

@@ -2,12 +2,11 @@ import { Decimal } from "../benchmark/decimal.js";
 import { quantile, type QuantileLevel } from "../benchmark/quantile.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import type { PeriodStatistics, QuartileStatistics } from "../benchmark/trend-statistics.js";
-import { bucketSelect } from "./bucket-select.js";
 import { assessmentContributors, contributorsOfRows, type CompanyBound } from "./contributor-counts.js";
 import { dayNumber } from "./day-number.js";
 import { neighbours } from "./program-figures.js";
-import { scratchBits, scratchValues } from "./scratch.js";
-import { selectPositions } from "./select.js";
+import { scratchBits } from "./scratch.js";
+import { selectAmountRows, type Amount } from "./tier-select.js";
 import type { PeerSnapshot } from "./snapshot.js";
 
 const LEVELS: readonly QuantileLevel[] = ["0.25", "0.5", "0.75"];
@@ -39,7 +38,7 @@ export interface PeriodRows {
 /**
  * A trend's period figures from each period's peer programs and the peer loss events of
  * the span's years (`lossRows[0..lossCount)`): each period's quartiles are selected from
- * its own rows (bucket-select.ts, O(rows)), its companies counted in a bit set.
+ * its own rows (tier-select.ts, O(rows)), its companies counted in a bit set.
  */
 export function trendFigures(
   snapshot: PeerSnapshot,
@@ -53,16 +52,10 @@ export function trendFigures(
   return Array.from({ length: starts.length - 1 }, (_, k) => {
     const rows = programs.rows.subarray(starts[k]!, starts[k + 1]!);
     const n = rows.length;
-    const { limit, premium, retention } = snapshot.programs;
     const statistics: PeriodStatistics = {
       programCount: n,
       companyCount: distinctCompanies(snapshot, rows),
-      amounts: {
-        limit: quartilesOf(limit, rows),
-        premium: quartilesOf(premium, rows),
-        retention: quartilesOf(retention, rows),
-        rpm: rpmQuartiles(snapshot, rows),
-      },
+      amounts: amountQuartiles(snapshot, rows),
       lossCount: lossCounts[k]!,
     };
     if (contributors.counting) {
@@ -113,46 +106,31 @@ function distinctCompanies(snapshot: PeerSnapshot, rows: Uint32Array): number {
   return distinct;
 }
 
-/**
- * Quartiles of a column of exact integer cents (NaN: no amount) over the rows, in
- * dollars: by buckets (bucket-select.ts), or by selecting among all the values when
- * one is negative.
- */
-function quartilesOf(column: Float64Array, rows: Uint32Array): QuartileStatistics {
-  const picked = bucketSelect(column, rows, (n) => LEVELS.flatMap((p) => neighbours(n, p)));
-  if (picked) return quartiles(picked.n, (position) => new Decimal(picked.values.get(position)!));
-  const values = scratchValues(rows.length);
-  let n = 0;
-  for (let r = 0; r < rows.length; r++) {
-    const value = column[rows[r]!]!;
-    if (value === value) values[n++] = value;
-  }
-  const selected = selectPositions(
-    values,
-    n,
-    LEVELS.flatMap((p) => neighbours(n, p)),
+/** The quartiles of the four amounts over the rows, in dollars, selected together (tier-select.ts). */
+function amountQuartiles(snapshot: PeerSnapshot, rows: Uint32Array): PeriodStatistics["amounts"] {
+  const { programs, largeRpms } = snapshot;
+  // Exact cents: an RPM past 2^53 - 1 from largeRpms, every other amount from its column.
+  const exact = (amount: Amount, row: number): bigint | number =>
+    amount === "rpm" ? (largeRpms.get(row) ?? programs.rpm[row]!) : programs[amount][row]!;
+  const selected = selectAmountRows(
+    programs,
+    rows,
+    (n) => LEVELS.flatMap((p) => neighbours(n, p)),
+    (amount, a, b) => {
+      const [x, y] = [exact(amount, a), exact(amount, b)];
+      return x < y ? -1 : x > y ? 1 : 0;
+    },
   );
-  return quartiles(n, (position) => new Decimal(selected.get(position)!));
-}
-
-/**
- * RPM quartiles: as quartilesOf, unless an RPM is past 2^53 - 1 cents (a tiny limit),
- * where doubles no longer order exactly: then that period's RPMs are sorted exactly.
- */
-function rpmQuartiles(snapshot: PeerSnapshot, rows: Uint32Array): QuartileStatistics {
-  const { rpm } = snapshot.programs;
-  // Most snapshots hold no such RPM: then no row needs looking at.
-  let large = false;
-  for (let r = 0; r < rows.length && !large && snapshot.largeRpms.size > 0; r++)
-    large = rpm[rows[r]!]! > Number.MAX_SAFE_INTEGER;
-  if (!large) return quartilesOf(rpm, rows);
-  const exact: bigint[] = [];
-  for (const i of rows) {
-    const value = rpm[i]!;
-    if (value === value) exact.push(snapshot.largeRpms.get(i) ?? BigInt(value));
-  }
-  exact.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return quartiles(exact.length, (position) => new Decimal(exact[position]!.toString()));
+  const quartilesOf = (amount: Amount) => {
+    const { n, rowAt } = selected[amount];
+    return quartiles(n, (position) => new Decimal(exact(amount, rowAt.get(position)!).toString()));
+  };
+  return {
+    limit: quartilesOf("limit"),
+    premium: quartilesOf("premium"),
+    retention: quartilesOf("retention"),
+    rpm: quartilesOf("rpm"),
+  };
 }
 
 /** q(0.25), q(0.5), q(0.75) of n cents values read through `valueAt`, in dollars. */

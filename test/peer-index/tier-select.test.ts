@@ -1,0 +1,98 @@
+// Order statistics by tiers against a sort: random amounts (ties, none, values up to
+// 2^53, all in one tier or spread over many) in coverages of random sizes, tiered as
+// the build tiers them, read through random rows; each selected row's value is the
+// one a full sort puts at that position, for all four amounts at once.
+import t from "tap";
+import { tiersOfOrder } from "../../src/peer-index/amount-tiers.js";
+import { rankRows } from "../../src/peer-index/rank-rows.js";
+import type { ProgramColumns, RowRange } from "../../src/peer-index/snapshot.js";
+import { AMOUNTS, selectAmountRows } from "../../src/peer-index/tier-select.js";
+import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
+
+const random = createSeededRandom("tier-select-1");
+
+/** Four amount columns over coverages laid end to end, tiered per coverage as snapshot-builder.ts does. */
+function tieredColumns(random: SeededRandom, coverages: RowRange[]): ProgramColumns {
+  const size = coverages.at(-1)!.end;
+  const columns: Record<string, Float64Array | Uint16Array> = {};
+  for (const amount of AMOUNTS) {
+    const spread = random.pick([1, 3, 100, 1e6, 2 ** 53]);
+    const values = Float64Array.from({ length: size }, () =>
+      random.chance(0.1) ? NaN : Math.floor(random.next() * spread),
+    );
+    const order = new Uint32Array(size);
+    const tiers = new Uint16Array(size);
+    for (const range of coverages) {
+      rankRows(values, range, order, new Uint32Array(size));
+      tiersOfOrder(order, range, tiers);
+    }
+    columns[amount] = values;
+    columns[`${amount}Tier`] = tiers;
+  }
+  return columns as unknown as ProgramColumns;
+}
+
+t.test("selected rows hold the sorted values at those positions", async (t) => {
+  let mismatches = 0;
+  for (let round = 0; round < 300; round++) {
+    const sizes = Array.from({ length: 1 + random.int(3) }, () => 1 + random.int(round < 100 ? 8 : 20_000));
+    const coverages = sizes.map((size, k) => {
+      const start = sizes.slice(0, k).reduce((a, b) => a + b, 0);
+      return { start, end: start + size };
+    });
+    const columns = tieredColumns(random, coverages);
+    const { start, end } = random.pick(coverages);
+    const rows = Uint32Array.from({ length: random.int(end - start + 1) }, () => start + random.int(end - start));
+    const asked: number[][] = []; // in the order of AMOUNTS
+    const selected = selectAmountRows(
+      columns,
+      rows,
+      (n) => {
+        const positions = [...Array.from({ length: 1 + random.int(6) }, () => random.int(Math.max(n, 1))), 0, n - 1];
+        asked.push(positions);
+        return [...positions, n, -1];
+      },
+      (amount, a, b) => columns[amount][a]! - columns[amount][b]!,
+    );
+    for (const [a, amount] of AMOUNTS.entries()) {
+      const sorted = [...rows]
+        .map((row) => columns[amount][row]!)
+        .filter((v) => !Number.isNaN(v))
+        .sort((a, b) => a - b);
+      const { n, rowAt } = selected[amount];
+      if (n !== sorted.length) {
+        mismatches++;
+        continue;
+      }
+      for (const p of asked[a]!) {
+        if (p < 0 || p >= n) mismatches += +rowAt.has(p);
+        else mismatches += +(columns[amount][rowAt.get(p)!] !== sorted[p]);
+      }
+      mismatches += +rowAt.has(n) + +rowAt.has(-1);
+    }
+  }
+  t.equal(mismatches, 0);
+});
+
+t.test("a tier holds about one TIERS-th of its coverage, in value order", async (t) => {
+  const coverage = { start: 5, end: 5 + 100_000 };
+  const values = Float64Array.from({ length: coverage.end }, (_, i) => (i % 7 === 0 ? NaN : (i * 7919) % 1000));
+  const order = new Uint32Array(coverage.end);
+  const tiers = new Uint16Array(coverage.end);
+  rankRows(values, coverage, order, new Uint32Array(coverage.end));
+  tiersOfOrder(order, coverage, tiers);
+  const perTier = new Map<number, number>();
+  let previous = { tier: -1, value: -Infinity };
+  let ordered = true;
+  for (let k = coverage.start; k < coverage.end && order[k] !== 0xffffffff; k++) {
+    const row = order[k]!;
+    ordered &&= tiers[row]! >= previous.tier && values[row]! >= previous.value;
+    previous = { tier: tiers[row]!, value: values[row]! };
+    perTier.set(tiers[row]!, (perTier.get(tiers[row]!) ?? 0) + 1);
+  }
+  t.ok(ordered, "tiers ascend with the values");
+  const sizes = [...perTier.values()];
+  t.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `tier sizes ${Math.min(...sizes)} to ${Math.max(...sizes)}`);
+  t.equal(tiers[7], 4096, "a row without the amount has no tier");
+  t.equal(tiers[0], 0, "rows before the coverage are not touched");
+});

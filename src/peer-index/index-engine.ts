@@ -11,12 +11,19 @@ import type {
 import type { TimeWindow } from "../benchmark/time-window.js";
 import { assessmentContributors, contributorsOfRows, type CompanyBound } from "./contributor-counts.js";
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
-import { compilePeerFilter, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
+import {
+  compilePeerFilter,
+  firstAbove,
+  matchCountingTiers,
+  matchRows,
+  type CompiledPeerFilter,
+} from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
 import { dayNumber } from "./day-number.js";
 import { scratchRows } from "./scratch.js";
 import { periodDays, trendFigures, type PeriodRows } from "./trend-figures.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
+import { tierCounts } from "./tier-select.js";
 import { countWidenings } from "./widening-counts.js";
 import { inTurn } from "../load-control/turns.js";
 import {
@@ -233,7 +240,8 @@ function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilte
  * The peer programs of each period, period after period in one buffer: a period, like
  * any window, is one range of rows in each NAICS key the peer group's codes match, so
  * the rows come out grouped with no sort. `starts[k]` is period k's first row, and
- * `starts[periods.length]` the count.
+ * `starts[periods.length]` the count; `tiers[k]` counts period k's amount tiers,
+ * counted while matching (tier-select.ts).
  */
 function matchPeriods(
   { snapshot, coverage }: Opened,
@@ -244,6 +252,7 @@ function matchPeriods(
   const day = snapshot.programs.day;
   const rows = scratchRows("programs", end - start);
   const starts = new Int32Array(periods.length + 1);
+  const tiers = periods.map((_, k) => tierCounts(k));
   let count = 0;
   periods.forEach((period, k) => {
     starts[k] = count;
@@ -251,18 +260,19 @@ function matchPeriods(
     for (const key of filter.naicsKeys) {
       const [first, last] = [byNaics[key]!, byNaics[key + 1]!];
       if (first === last) continue;
-      count = matchRows(
+      count = matchCountingTiers(
         snapshot.programs,
         filter,
         firstAbove(day, first, last, after),
         firstAbove(day, first, last, until),
         rows,
         count,
+        tiers[k]!,
       );
     }
   });
   starts[periods.length] = count;
-  return { rows, starts };
+  return { rows, starts, tiers };
 }
 
 /** The peer loss events passing the loss-year filter: in each NAICS key matched, the years are one range. */

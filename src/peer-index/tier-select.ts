@@ -11,26 +11,24 @@ export interface SelectedRows {
   rowAt: Map<number, number>;
 }
 
-const SIZE = NO_TIER + 1;
-const counts = AMOUNTS.map(() => new Int32Array(SIZE)) as [Int32Array, Int32Array, Int32Array, Int32Array];
-const wanted = AMOUNTS.map(() => new Uint8Array(SIZE)) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+/** How many rows of a set fall in each tier (NO_TIER: without the amount), for the four amounts. */
+export type TierCounts = readonly [Int32Array, Int32Array, Int32Array, Int32Array];
 
-/**
- * The rows at the given positions (0-based, in ascending order of the amount) among
- * rows[0..length) that have it, for the four amounts at once, in two passes over the
- * rows' 16-bit tiers (amount-tiers.ts): the first counts each amount's rows per tier,
- * which tells the tier and the rank within it of every position; the second gathers
- * the few rows of those tiers, and a sort of each tier's rows by value finishes. The
- * passes read 8 bytes a row for all four amounts, and count into four tables side by
- * side. `compare` orders two rows of an amount by value (exactly, for RPMs past
- * 2^53 - 1).
- */
-export function selectAmountRows(
-  programs: ProgramColumns,
-  rows: Uint32Array,
-  positionsOf: (n: number) => number[],
-  compare: (amount: Amount, a: number, b: number) => number,
-): Record<Amount, SelectedRows> {
+const SIZE = NO_TIER + 1;
+/** Counts for each of a call's row sets (a trend's periods), reused; every table is zero when not in use. */
+const countSets: TierCounts[] = [];
+/** Bit a of a tier's flag: amount a wants that tier. */
+const wanted = new Uint8Array(SIZE);
+
+/** Zeroed counts for row set `slot` of a call (slots 0, 1, … may be in use at once). */
+export function tierCounts(slot = 0): TierCounts {
+  while (countSets.length <= slot)
+    countSets.push([new Int32Array(SIZE), new Int32Array(SIZE), new Int32Array(SIZE), new Int32Array(SIZE)]);
+  return countSets[slot]!;
+}
+
+/** The first pass on its own: counts the rows' tiers of the four amounts side by side. */
+export function countAmountTiers(programs: ProgramColumns, rows: Uint32Array, counts: TierCounts): void {
   const { limitTier, premiumTier, retentionTier, rpmTier } = programs;
   const [c0, c1, c2, c3] = counts;
   for (let r = 0; r < rows.length; r++) {
@@ -40,26 +38,42 @@ export function selectAmountRows(
     c2[retentionTier[row]!]!++;
     c3[rpmTier[row]!]!++;
   }
-  const places = AMOUNTS.map((_, a) => placesOf(counts[a]!, rows.length - counts[a]![NO_TIER]!, positionsOf));
+}
+
+/**
+ * The rows at the given positions (0-based, in ascending order of the amount) among
+ * `rows` that have it, for the four amounts at once, from the counts of their 16-bit
+ * tiers (amount-tiers.ts) made by a first pass (countAmountTiers, or while matching:
+ * peer-filter.ts): the counts tell the tier and the rank within it of every position;
+ * one more pass gathers the few rows of those tiers, and a sort of each tier's rows by
+ * value finishes. `compare` orders two rows of an amount by value (exactly, for RPMs
+ * past 2^53 - 1). Leaves the counts zero.
+ */
+export function selectCountedAmounts(
+  programs: ProgramColumns,
+  rows: Uint32Array,
+  counts: TierCounts,
+  positionsOf: (n: number) => number[],
+  compare: (amount: Amount, a: number, b: number) => number,
+): Record<Amount, SelectedRows> {
+  const places = counts.map((count) => placesOf(count, rows.length - count[NO_TIER]!, positionsOf));
   for (const count of counts) count.fill(0);
-  places.forEach(({ found }, a) => found.forEach(({ tier }) => (wanted[a]![tier] = 1)));
-  const [w0, w1, w2, w3] = wanted;
+  places.forEach(({ found }, a) => found.forEach(({ tier }) => (wanted[tier]! |= 1 << a)));
+  const tiers = [programs.limitTier, programs.premiumTier, programs.retentionTier, programs.rpmTier] as const;
+  const [t0, t1, t2, t3] = tiers;
   const gathered: number[][] = [[], [], [], []];
-  // Few rows are in a wanted tier: a branch rarely taken.
+  // Few rows are in a wanted tier: one branch, rarely taken, for the four amounts.
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    if (w0[limitTier[row]!] === 1) gathered[0]!.push(row);
-    if (w1[premiumTier[row]!] === 1) gathered[1]!.push(row);
-    if (w2[retentionTier[row]!] === 1) gathered[2]!.push(row);
-    if (w3[rpmTier[row]!] === 1) gathered[3]!.push(row);
+    const hits = (wanted[t0[row]!]! & 1) | (wanted[t1[row]!]! & 2) | (wanted[t2[row]!]! & 4) | (wanted[t3[row]!]! & 8);
+    if (hits !== 0) for (let a = 0; a < 4; a++) if (hits & (1 << a)) gathered[a]!.push(row);
   }
-  const tiersOf = [limitTier, premiumTier, retentionTier, rpmTier];
   const selected = AMOUNTS.map((amount, a) => {
     const { n, found } = places[a]!;
-    for (const { tier } of found) wanted[a]![tier] = 0;
+    for (const { tier } of found) wanted[tier] = 0;
     const byTier = new Map<number, number[]>();
     for (const row of gathered[a]!) {
-      const tier = tiersOf[a]![row]!;
+      const tier = tiers[a]![row]!;
       (byTier.get(tier) ?? byTier.set(tier, []).get(tier)!).push(row);
     }
     for (const tierRows of byTier.values()) tierRows.sort((x, y) => compare(amount, x, y));
@@ -67,6 +81,18 @@ export function selectAmountRows(
     return [amount, { n, rowAt }] as const;
   });
   return Object.fromEntries(selected) as Record<Amount, SelectedRows>;
+}
+
+/** Both passes: counts the rows' tiers, then selects (selectCountedAmounts). */
+export function selectAmountRows(
+  programs: ProgramColumns,
+  rows: Uint32Array,
+  positionsOf: (n: number) => number[],
+  compare: (amount: Amount, a: number, b: number) => number,
+): Record<Amount, SelectedRows> {
+  const counts = tierCounts();
+  countAmountTiers(programs, rows, counts);
+  return selectCountedAmounts(programs, rows, counts, positionsOf, compare);
 }
 
 /** Each wanted position's tier and how many rows lie in the tiers below it. */

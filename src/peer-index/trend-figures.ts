@@ -6,7 +6,7 @@ import { assessmentContributors, contributorsOfRows, type CompanyBound } from ".
 import { dayNumber } from "./day-number.js";
 import { neighbours } from "./program-figures.js";
 import { scratchBits } from "./scratch.js";
-import { selectAmountRows, type Amount } from "./tier-select.js";
+import { selectCountedAmounts, type Amount, type TierCounts } from "./tier-select.js";
 import type { PeerSnapshot } from "./snapshot.js";
 
 const LEVELS: readonly QuantileLevel[] = ["0.25", "0.5", "0.75"];
@@ -29,10 +29,11 @@ export function periodDays(periods: readonly TimeWindow[]): PeriodDays {
   return { after, periodOf };
 }
 
-/** The peer programs of each period: period k's are rows[starts[k]..starts[k + 1]). */
+/** The peer programs of each period: period k's are rows[starts[k]..starts[k + 1]), their amounts' tiers counted in tiers[k]. */
 export interface PeriodRows {
   rows: Uint32Array;
   starts: Int32Array;
+  tiers: TierCounts[];
 }
 
 /**
@@ -55,7 +56,7 @@ export function trendFigures(
     const statistics: PeriodStatistics = {
       programCount: n,
       companyCount: distinctCompanies(snapshot, rows),
-      amounts: amountQuartiles(snapshot, rows),
+      amounts: amountQuartiles(snapshot, rows, programs.tiers[k]!),
       lossCount: lossCounts[k]!,
     };
     if (contributors.counting) {
@@ -107,14 +108,15 @@ function distinctCompanies(snapshot: PeerSnapshot, rows: Uint32Array): number {
 }
 
 /** The quartiles of the four amounts over the rows, in dollars, selected together (tier-select.ts). */
-function amountQuartiles(snapshot: PeerSnapshot, rows: Uint32Array): PeriodStatistics["amounts"] {
+function amountQuartiles(snapshot: PeerSnapshot, rows: Uint32Array, tiers: TierCounts): PeriodStatistics["amounts"] {
   const { programs, largeRpms } = snapshot;
   // Exact cents: an RPM past 2^53 - 1 from largeRpms, every other amount from its column.
   const exact = (amount: Amount, row: number): bigint | number =>
     amount === "rpm" ? (largeRpms.get(row) ?? programs.rpm[row]!) : programs[amount][row]!;
-  const selected = selectAmountRows(
+  const selected = selectCountedAmounts(
     programs,
     rows,
+    tiers,
     (n) => LEVELS.flatMap((p) => neighbours(n, p)),
     (amount, a, b) => {
       const [x, y] = [exact(amount, a), exact(amount, b)];

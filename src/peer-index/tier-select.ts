@@ -60,14 +60,7 @@ export function selectCountedAmounts(
   for (const count of counts) count.fill(0);
   places.forEach(({ found }, a) => found.forEach(({ tier }) => (wanted[tier]! |= 1 << a)));
   const tiers = [programs.limitTier, programs.premiumTier, programs.retentionTier, programs.rpmTier] as const;
-  const [t0, t1, t2, t3] = tiers;
-  const gathered: number[][] = [[], [], [], []];
-  // Few rows are in a wanted tier: one branch, rarely taken, for the four amounts.
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
-    const hits = (wanted[t0[row]!]! & 1) | (wanted[t1[row]!]! & 2) | (wanted[t2[row]!]! & 4) | (wanted[t3[row]!]! & 8);
-    if (hits !== 0) for (let a = 0; a < 4; a++) if (hits & (1 << a)) gathered[a]!.push(row);
-  }
+  const gathered = gatherWanted(rows, tiers);
   const selected = AMOUNTS.map((amount, a) => {
     const { n, found } = places[a]!;
     for (const { tier } of found) wanted[tier] = 0;
@@ -81,6 +74,22 @@ export function selectCountedAmounts(
     return [amount, { n, rowAt }] as const;
   });
   return Object.fromEntries(selected) as Record<Amount, SelectedRows>;
+}
+
+/**
+ * The rows in a wanted tier of each amount. Few are: one branch, rarely taken, for the
+ * four amounts. A function of its own, so the optimizer sees only this loop (inside
+ * selectCountedAmounts, the code after it was deoptimized again and again).
+ */
+function gatherWanted(rows: Uint32Array, [t0, t1, t2, t3]: readonly Uint16Array[]): number[][] {
+  const gathered: number[][] = [[], [], [], []];
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    const hits =
+      (wanted[t0![row]!]! & 1) | (wanted[t1![row]!]! & 2) | (wanted[t2![row]!]! & 4) | (wanted[t3![row]!]! & 8);
+    if (hits !== 0) for (let a = 0; a < 4; a++) if (hits & (1 << a)) gathered[a]!.push(row);
+  }
+  return gathered;
 }
 
 /** Both passes: counts the rows' tiers, then selects (selectCountedAmounts). */

@@ -137,11 +137,11 @@ function createEngine(
     async rpm(peers, window, clientRpm) {
       const opened = open(peers.coverageId);
       if (!opened) return fallback.rpm(peers, window, clientRpm);
-      const { snapshot, coverage, reference } = opened;
+      const { snapshot, reference } = opened;
       const { rows, count } = matchPrograms(opened, compilePeerFilter(snapshot, peers), window);
       const answer: RpmStatistics = {
         reference,
-        ...rpmFiguresOfRows(snapshot.programs, snapshot.largeRpms, coverage.programs, rows, count, clientRpm),
+        ...rpmFiguresOfRows(snapshot.programs, snapshot.largeRpms, rows, count, clientRpm),
       };
       if (counting)
         answer.contributors = contributorsOfRows(snapshot, rows, count, snapshot.programs.rpm, boundOf(opened));
@@ -172,12 +172,7 @@ function createEngine(
       if (!opened) return fallback.limitAdequacy(peers, years, window);
       const filter = compilePeerFilter(opened.snapshot, peers);
       const programs = matchPrograms(opened, filter, window);
-      const medianLimit = medianLimitOfRows(
-        opened.snapshot.programs,
-        opened.coverage.programs,
-        programs.rows,
-        programs.count,
-      );
+      const medianLimit = medianLimitOfRows(opened.snapshot.programs, programs.rows, programs.count);
       const losses = matchLosses(opened, filter, years);
       const cases = casesInOrder(opened.snapshot.losses, opened.coverage.losses, losses.rows, losses.count);
       const answer: LimitAdequacyStatistics = { reference: opened.reference, cases, medianLimit };

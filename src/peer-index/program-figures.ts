@@ -4,10 +4,8 @@ import type { SelectedAmounts } from "../benchmark/peer-engine.js";
 import type { AmountStatistics } from "../benchmark/peer-statistics.js";
 import type { RankCounts } from "../benchmark/percentile-rank.js";
 import { quantile, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
-import { markRank, nthMarkedRows } from "./rank-bits.js";
-import { scratchBits, scratchValues } from "./scratch.js";
-import { selectPositions } from "./select.js";
-import { comparable, NO_BAND, type ProgramColumns, type RowRange } from "./snapshot.js";
+import { comparable, NO_BAND, type ProgramColumns } from "./snapshot.js";
+import { amountTierCounts, selectCountedRows } from "./tier-select.js";
 
 /**
  * Figures over the matched program rows (`rows[0..count)`), each one pass: the
@@ -84,49 +82,50 @@ const QUARTILES: QuantileLevel[] = ["0.25", "0.5", "0.75"];
 
 /**
  * RPM quartiles (rounded to cents), the largest RPM, and the client's rank (SEMANTICS.md
- * section 7). An RPM above 2^53 - 1 cents (a tiny limit) is compared exactly, in BigInt.
+ * section 7), in one pass that also counts the rows' RPM tiers, then the gathering
+ * pass of tier-select.ts. An RPM above 2^53 - 1 cents (a tiny limit) is compared
+ * exactly, in BigInt.
  */
 export function rpmFiguresOfRows(
   columns: ProgramColumns,
   largeRpms: ReadonlyMap<number, bigint>,
-  coverage: RowRange,
   rows: Uint32Array,
   count: number,
   clientRpm: Decimal,
 ): RpmFiguresOfRows {
-  const { rpm } = columns;
-  const bits = scratchBits(coverage.end - coverage.start);
+  const { rpm, rpmTier } = columns;
+  const tiers = amountTierCounts();
   const x = centsOf(clientRpm);
   const exactX = BigInt(clientRpm.times(100).toFixed(0));
-  let n = 0;
   let below = 0;
   let equal = 0;
-  let large = 0;
   for (let r = 0; r < count; r++) {
     const i = rows[r]!;
+    tiers[rpmTier[i]!]!++;
     const value = rpm[i]!;
-    if (value !== value) continue;
-    markRank(bits, i - coverage.start);
-    n++;
     if (value > Number.MAX_SAFE_INTEGER) {
-      large++;
       const exact = largeRpms.get(i)!;
       if (exact < exactX) below++;
       else if (exact === exactX) equal++;
     } else {
-      // Counted without branches, as in assessmentFigures.
+      // Counted without branches, as in assessmentFigures; NaN (no RPM) is neither.
       below += +(value < x);
       equal += +(value === x);
     }
   }
-  const wanted = [...QUARTILES.flatMap((p) => neighbours(n, p)), n - 1];
-  const valueAt =
-    large === 0
-      ? orderStatistics({ column: rpm, rows, count }, bits, coverage, columns.rowByRpmRank, n, wanted)
-      : // Only the walk compares RPMs past 2^53 - 1 exactly (by their exact order, from the build).
-        walkedStatistics(bits, coverage, columns.rowByRpmRank, n, wanted, (row) =>
-          largeRpms.has(row) ? new Decimal(largeRpms.get(row)!.toString()) : new Decimal(rpm[row]!),
-        );
+  const exact = (row: number): bigint | number => largeRpms.get(row) ?? rpm[row]!;
+  const { n, rowAt } = selectCountedRows(
+    rpmTier,
+    rows,
+    count,
+    tiers,
+    (n) => [...QUARTILES.flatMap((p) => neighbours(n, p)), n - 1],
+    (a, b) => {
+      const [x, y] = [exact(a), exact(b)];
+      return x < y ? -1 : x > y ? 1 : 0;
+    },
+  );
+  const valueAt = (position: number) => new Decimal(exact(rowAt.get(position)!).toString());
   const [firstQuartile, median, fourthQuartile] = QUARTILES.map((p) =>
     roundHalfAwayFromZero(quantile(n, p, valueAt).div(100), 2),
   ) as [Decimal, Decimal, Decimal];
@@ -135,83 +134,23 @@ export function rpmFiguresOfRows(
 }
 
 /** The median limit of the rows, rounded to whole dollars (SEMANTICS.md section 9). */
-export function medianLimitOfRows(
-  columns: ProgramColumns,
-  coverage: RowRange,
-  rows: Uint32Array,
-  count: number,
-): Decimal {
-  const { limit } = columns;
-  const bits = scratchBits(coverage.end - coverage.start);
-  let n = 0;
-  for (let r = 0; r < count; r++) {
-    const i = rows[r]!;
-    if (limit[i]! === limit[i]!) {
-      markRank(bits, i - coverage.start);
-      n++;
-    }
-  }
-  const valueAt = orderStatistics(
-    { column: limit, rows, count },
-    bits,
-    coverage,
-    columns.rowByLimitRank,
-    n,
-    neighbours(n, "0.5"),
+export function medianLimitOfRows(columns: ProgramColumns, rows: Uint32Array, count: number): Decimal {
+  const { limit, limitTier } = columns;
+  const tiers = amountTierCounts();
+  for (let r = 0; r < count; r++) tiers[limitTier[rows[r]!]!]!++;
+  const { n, rowAt } = selectCountedRows(
+    limitTier,
+    rows,
+    count,
+    tiers,
+    (n) => neighbours(n, "0.5"),
+    (a, b) => limit[a]! - limit[b]!,
   );
-  return roundHalfAwayFromZero(quantile(n, "0.5", valueAt).div(100), 0);
+  return roundHalfAwayFromZero(quantile(n, "0.5", (position) => new Decimal(limit[rowAt.get(position)!]!)).div(100), 0);
 }
 
 /** The positions (0-based, among n values) of the two values q(p) interpolates. */
 export function neighbours(n: number, p: QuantileLevel): number[] {
   const { index } = quantilePosition(n, p);
   return [index, index + 1];
-}
-
-/**
- * A walk of the coverage's order costs a few ns per row of the coverage, a quickselect
- * of the peers' values some 25 ns per peer: below one peer in 16 rows, select.
- */
-const ROWS_PER_PEER_TO_SELECT = 16;
-
-/**
- * The values (exact integers below 2^53) at the wanted positions among the n matched
- * rows having one, as a lookup: by selection when the peers are few next to their
- * coverage, else by walking the coverage's order (either way O(peer rows)).
- */
-function orderStatistics(
-  matched: { column: Float64Array; rows: Uint32Array; count: number },
-  bits: Uint32Array,
-  coverage: RowRange,
-  rowByRank: Uint32Array,
-  n: number,
-  wanted: number[],
-): (position: number) => Decimal {
-  const { column, rows, count } = matched;
-  if (n * ROWS_PER_PEER_TO_SELECT > coverage.end - coverage.start) {
-    return walkedStatistics(bits, coverage, rowByRank, n, wanted, (row) => new Decimal(column[row]!));
-  }
-  const values = scratchValues(n);
-  let m = 0;
-  for (let r = 0; r < count; r++) {
-    const value = column[rows[r]!]!;
-    if (value === value) values[m++] = value;
-  }
-  const selected = selectPositions(values, n, wanted);
-  const decimals = new Map([...selected].map(([position, value]) => [position, new Decimal(value)]));
-  return (position) => decimals.get(position)!;
-}
-
-/** The same, read from the coverage's order of rows (rowByRank), each value by `valueOf`. */
-function walkedStatistics(
-  bits: Uint32Array,
-  coverage: RowRange,
-  rowByRank: Uint32Array,
-  n: number,
-  wanted: number[],
-  valueOf: (row: number) => Decimal,
-): (position: number) => Decimal {
-  const rows = nthMarkedRows(bits, rowByRank, coverage, n, wanted);
-  const values = new Map([...rows].map(([position, row]) => [position, valueOf(row)]));
-  return (position) => values.get(position)!;
 }

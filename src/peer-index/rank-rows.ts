@@ -6,8 +6,8 @@ const counts = new Uint32Array(DIGIT + 1);
 
 /**
  * Puts the rows of a coverage [start, end) that have a value (NaN: none) in order of
- * value, ties by row, into rowByRank[start..), NO_ROW after them, for order
- * statistics at request time. The values are whole numbers (cents), so this is an
+ * value, ties by row, into rowByRank[start..), NO_ROW after them, for the amounts'
+ * tiers (amount-tiers.ts). The values are whole numbers (cents), so this is an
  * LSD radix sort on 16-bit digits: linear, and a few passes for values below 2^53.
  * Values past 2^53 - 1 sort after every other; their order among themselves comes from
  * `exact`. `scratch` has room for the coverage's rows: the build ranks 8 million

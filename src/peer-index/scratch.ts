@@ -5,7 +5,6 @@
  */
 const rows = { programs: new Uint32Array(0), losses: new Uint32Array(0), gathered: new Uint32Array(0) };
 let words = new Uint32Array(0);
-let values = new Float64Array(0);
 let bytes = new Uint8Array(0);
 let shorts = new Uint16Array(0);
 let keys: [Uint32Array, Uint32Array] = [new Uint32Array(0), new Uint32Array(0)];
@@ -25,12 +24,6 @@ export function scratchBits(size: number): Uint32Array {
   if (words.length < needed) words = new Uint32Array(needed);
   words.fill(0, 0, needed);
   return words;
-}
-
-/** Room for `size` values. */
-export function scratchValues(size: number): Float64Array {
-  if (values.length < size) values = new Float64Array(size);
-  return values;
 }
 
 /** Room for `size` sort keys, twice (a radix sort's two sides). */

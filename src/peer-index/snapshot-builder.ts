@@ -19,14 +19,7 @@ import {
 } from "./snapshot.js";
 
 // Filled once the rows are in order, not loaded.
-const PROGRAM_RANKS: readonly string[] = [
-  "rowByRpmRank",
-  "rowByLimitRank",
-  "limitTier",
-  "premiumTier",
-  "retentionTier",
-  "rpmTier",
-];
+const PROGRAM_RANKS: readonly string[] = ["limitTier", "premiumTier", "retentionTier", "rpmTier"];
 const LOSS_RANKS: readonly string[] = ["rowByRank"];
 /** The largest head count a float32 column holds exactly (and every one below it). */
 const MAX_EXACT_EMPLOYEES = 2 ** 24;
@@ -94,8 +87,6 @@ export class SnapshotBuilder {
       premiumBand: new Uint8Array(capacity),
       retentionBand: new Uint8Array(capacity),
       rpm: new Float64Array(capacity),
-      rowByRpmRank: new Uint32Array(0),
-      rowByLimitRank: new Uint32Array(0),
       limitTier: new Uint16Array(0),
       premiumTier: new Uint16Array(0),
       retentionTier: new Uint16Array(0),
@@ -133,7 +124,7 @@ export class SnapshotBuilder {
     if (!exact) coverage.exact = false;
   }
 
-  /** Sorts the loaded programs, finds each coverage's NAICS groups, and ranks RPMs and limits. */
+  /** Sorts the loaded programs, finds each coverage's NAICS groups, and tiers the amounts. */
   finishPrograms(): void {
     const { order, columns: sorted } = this.sortRows(
       this.programs!,
@@ -149,38 +140,31 @@ export class SnapshotBuilder {
       });
       this.largeRpms = large;
     }
-    const rows = order.length;
     this.recycled.give(order.buffer);
-    sorted.rowByRpmRank = this.recycled.uint32(rows);
-    sorted.rowByLimitRank = this.recycled.uint32(rows);
     const ranges = [...this.coverages.values()].map((coverage) => coverage.programs);
-    const scratch = this.recycled.uint32(Math.max(0, ...ranges.map(({ start, end }) => end - start)));
-    for (const range of ranges) {
-      rankRows(sorted.rpm, range, sorted.rowByRpmRank, scratch, this.largeRpms);
-      rankRows(sorted.limit, range, sorted.rowByLimitRank, scratch);
-    }
-    this.tierAmounts(sorted, ranges, scratch);
+    this.tierAmounts(sorted, ranges);
     const tally = new Uint32Array(this.companyCount);
     for (const coverage of this.coverages.values())
       coverage.maxProgramsPerCompany = maxProgramsPerCompany(sorted.company, coverage.programs, tally);
     this.programs = sorted;
   }
 
-  /** Each amount's tiers, from the RPM and limit orders and from orders of premium and retention made here. */
-  private tierAmounts(sorted: ProgramColumns, ranges: RowRange[], scratch: Uint32Array): void {
+  /**
+   * Each amount's tiers: the coverage's rows ranked by the amount (rank-rows.ts, exactly
+   * for RPMs past 2^53 - 1), then cut into tiers. The orders are only needed here.
+   */
+  private tierAmounts(sorted: ProgramColumns, ranges: RowRange[]): void {
     const rows = sorted.rpm.length;
-    for (const amount of ["limit", "premium", "retention", "rpm"] as const)
-      sorted[`${amount}Tier`] = new Uint16Array(rows);
     const order = this.recycled.uint32(rows);
-    for (const range of ranges) {
-      tiersOfOrder(sorted.rowByRpmRank, range, sorted.rpmTier);
-      tiersOfOrder(sorted.rowByLimitRank, range, sorted.limitTier);
-      rankRows(sorted.premium, range, order, scratch);
-      tiersOfOrder(order, range, sorted.premiumTier);
-      rankRows(sorted.retention, range, order, scratch);
-      tiersOfOrder(order, range, sorted.retentionTier);
+    const scratch = this.recycled.uint32(Math.max(0, ...ranges.map(({ start, end }) => end - start)));
+    for (const amount of ["limit", "premium", "retention", "rpm"] as const) {
+      const tiers = (sorted[`${amount}Tier`] = new Uint16Array(rows));
+      for (const range of ranges) {
+        rankRows(sorted[amount], range, order, scratch, amount === "rpm" ? this.largeRpms : undefined);
+        tiersOfOrder(order, range, tiers);
+      }
     }
-    this.recycled.give(order.buffer);
+    this.recycled.give(order.buffer, scratch.buffer);
   }
 
   /** Room for exactly `rows` loss events. */

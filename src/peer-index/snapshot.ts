@@ -104,16 +104,10 @@ export interface ProgramColumns extends CompanyColumns {
    */
   rpm: Float64Array;
   /**
-   * Orders computed at build, for order statistics without a sort: a coverage's rows
-   * with an RPM in RPM order (ties by row), from the coverage's start, then NO_ROW for
-   * the rows without one. The same for limits.
-   */
-  rowByRpmRank: Uint32Array;
-  rowByLimitRank: Uint32Array;
-  /**
-   * Each amount's tier: the row's place in its coverage's order of the amount, in 16
-   * bits (amount-tiers.ts), for order statistics of any set of rows in two short
-   * passes (tier-select.ts). Eight bytes a program for the four.
+   * Each amount's tier: the row's place in its coverage's order of the amount (ties by
+   * row; an RPM past 2^53 - 1 by its exact value), in 16 bits (amount-tiers.ts), for
+   * order statistics of any set of rows in two short passes (tier-select.ts), with no
+   * sort per request. Eight bytes a program for the four.
    */
   limitTier: Uint16Array;
   premiumTier: Uint16Array;

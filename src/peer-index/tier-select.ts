@@ -92,6 +92,44 @@ function gatherWanted(rows: Uint32Array, [t0, t1, t2, t3]: readonly Uint16Array[
   return gathered;
 }
 
+const oneAmount = new Int32Array(SIZE);
+
+/** Zeroed counts of one amount's tiers, for a pass the caller makes (selectCountedRows). */
+export function amountTierCounts(): Int32Array {
+  return oneAmount;
+}
+
+/**
+ * selectCountedAmounts for one amount, among rows[0..count): from the counts of its
+ * tiers (made by the caller's own pass over the rows, which counts other things too),
+ * one more pass gathers the rows of the wanted tiers, and a sort of each tier's rows
+ * finishes. Leaves the counts zero.
+ */
+export function selectCountedRows(
+  tiers: Uint16Array,
+  rows: Uint32Array,
+  count: number,
+  counts: Int32Array,
+  positionsOf: (n: number) => number[],
+  compare: (a: number, b: number) => number,
+): SelectedRows {
+  const { n, found } = placesOf(counts, count - counts[NO_TIER]!, positionsOf);
+  counts.fill(0);
+  for (const { tier } of found) wanted[tier] = 1;
+  const byTier = new Map<number, number[]>();
+  for (let r = 0; r < count; r++) {
+    const row = rows[r]!;
+    const tier = tiers[row]!;
+    if (wanted[tier] === 1) (byTier.get(tier) ?? byTier.set(tier, []).get(tier)!).push(row);
+  }
+  for (const { tier } of found) wanted[tier] = 0;
+  for (const tierRows of byTier.values()) tierRows.sort(compare);
+  return {
+    n,
+    rowAt: new Map(found.map(({ position, tier, below }) => [position, byTier.get(tier)![position - below]!])),
+  };
+}
+
 /** Both passes: counts the rows' tiers, then selects (selectCountedAmounts). */
 export function selectAmountRows(
   programs: ProgramColumns,

@@ -1,12 +1,12 @@
 // Order statistics by tiers against a sort: random amounts (ties, none, values up to
 // 2^53, all in one tier or spread over many) in coverages of random sizes, tiered as
 // the build tiers them, read through random rows; each selected row's value is the
-// one a full sort puts at that position, for all four amounts at once.
+// one a full sort puts at that position, for all four amounts at once and for each alone.
 import t from "tap";
 import { tiersOfOrder } from "../../src/peer-index/amount-tiers.js";
 import { rankRows } from "../../src/peer-index/rank-rows.js";
 import type { ProgramColumns, RowRange } from "../../src/peer-index/snapshot.js";
-import { AMOUNTS, selectAmountRows } from "../../src/peer-index/tier-select.js";
+import { AMOUNTS, amountTierCounts, selectAmountRows, selectCountedRows } from "../../src/peer-index/tier-select.js";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 
 const random = createSeededRandom("tier-select-1");
@@ -69,6 +69,20 @@ t.test("selected rows hold the sorted values at those positions", async (t) => {
         else mismatches += +(columns[amount][rowAt.get(p)!] !== sorted[p]);
       }
       mismatches += +rowAt.has(n) + +rowAt.has(-1);
+      // One amount alone, its tiers counted by the caller's own pass, as the RPM does.
+      const counts = amountTierCounts();
+      for (const row of rows) counts[columns[`${amount}Tier`][row]!]!++;
+      const alone = selectCountedRows(
+        columns[`${amount}Tier`],
+        rows,
+        rows.length,
+        counts,
+        () => asked[a]!,
+        (x, y) => columns[amount][x]! - columns[amount][y]!,
+      );
+      mismatches += +(alone.n !== n);
+      for (const p of asked[a]!.filter((p) => p >= 0 && p < n))
+        mismatches += +(columns[amount][alone.rowAt.get(p)!] !== sorted[p]);
     }
   }
   t.equal(mismatches, 0);

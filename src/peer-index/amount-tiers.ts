@@ -6,9 +6,10 @@ export const NO_TIER = TIERS;
 
 /**
  * Each row's tier of an amount: its place in the coverage's order of that amount (ties
- * by row; rowByRank, from rank-rows.ts), scaled to 16 bits, so a tier holds about one
- * 65,535th of the coverage's rows (some 18 at Advisen scale) and every value of a tier
- * is at most every value of the next. Order statistics of any set of rows then count
+ * by row; rowByRank, from rank-rows.ts), cut into TIERS, so a tier holds about one
+ * 4,096th of the coverage's rows (some 290 of coverage 1's 1.17M at Advisen scale, and
+ * only those of a peer group among them) and every value of a tier is at most every
+ * value of the next. Order statistics of any set of rows then count
  * tiers, not values (tier-select.ts).
  */
 export function tiersOfOrder(rowByRank: Uint32Array, { start, end }: RowRange, tiers: Uint16Array): void {

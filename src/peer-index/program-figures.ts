@@ -5,7 +5,7 @@ import type { AmountStatistics } from "../benchmark/peer-statistics.js";
 import type { RankCounts } from "../benchmark/percentile-rank.js";
 import { quantile, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
 import { comparable, NO_BAND, type ProgramColumns } from "./snapshot.js";
-import { amountTierCounts, selectCountedRows } from "./tier-select.js";
+import { amountTierCounts, exactCents, selectCountedRows } from "./tier-select.js";
 
 /**
  * Figures over the matched program rows (`rows[0..count)`), each one pass: the
@@ -113,19 +113,17 @@ export function rpmFiguresOfRows(
       equal += +(value === x);
     }
   }
-  const exact = (row: number): bigint | number => largeRpms.get(row) ?? rpm[row]!;
+  const exact = exactCents(columns, largeRpms);
   const { n, rowAt } = selectCountedRows(
-    rpmTier,
+    columns,
+    "rpm",
     rows,
     count,
     tiers,
     (n) => [...QUARTILES.flatMap((p) => neighbours(n, p)), n - 1],
-    (a, b) => {
-      const [x, y] = [exact(a), exact(b)];
-      return x < y ? -1 : x > y ? 1 : 0;
-    },
+    exact,
   );
-  const valueAt = (position: number) => new Decimal(exact(rowAt.get(position)!).toString());
+  const valueAt = (position: number) => new Decimal(exact("rpm", rowAt.get(position)!).toString());
   const [firstQuartile, median, fourthQuartile] = QUARTILES.map((p) =>
     roundHalfAwayFromZero(quantile(n, p, valueAt).div(100), 2),
   ) as [Decimal, Decimal, Decimal];
@@ -139,12 +137,13 @@ export function medianLimitOfRows(columns: ProgramColumns, rows: Uint32Array, co
   const tiers = amountTierCounts();
   for (let r = 0; r < count; r++) tiers[limitTier[rows[r]!]!]!++;
   const { n, rowAt } = selectCountedRows(
-    limitTier,
+    columns,
+    "limit",
     rows,
     count,
     tiers,
     (n) => neighbours(n, "0.5"),
-    (a, b) => limit[a]! - limit[b]!,
+    (_, row) => limit[row]!,
   );
   return roundHalfAwayFromZero(quantile(n, "0.5", (position) => new Decimal(limit[rowAt.get(position)!]!)).div(100), 0);
 }

@@ -11,6 +11,14 @@ export interface SelectedRows {
   rowAt: Map<number, number>;
 }
 
+/** A row's amount in exact cents. */
+export type ExactCents = (amount: Amount, row: number) => bigint | number;
+
+/** Exact cents from the snapshot: an RPM past 2^53 - 1 from largeRpms, every other amount from its column. */
+export function exactCents(programs: ProgramColumns, largeRpms: ReadonlyMap<number, bigint>): ExactCents {
+  return (amount, row) => (amount === "rpm" ? (largeRpms.get(row) ?? programs.rpm[row]!) : programs[amount][row]!);
+}
+
 /** How many rows of a set fall in each tier (NO_TIER: without the amount), for the four amounts. */
 export type TierCounts = readonly [Int32Array, Int32Array, Int32Array, Int32Array];
 
@@ -27,7 +35,7 @@ export function tierCounts(slot = 0): TierCounts {
   return countSets[slot]!;
 }
 
-/** The first pass on its own: counts the rows' tiers of the four amounts side by side. */
+/** The first pass on its own (the trend's is fused with matching): counts the rows' tiers of the four amounts side by side. */
 export function countAmountTiers(programs: ProgramColumns, rows: Uint32Array, counts: TierCounts): void {
   const { limitTier, premiumTier, retentionTier, rpmTier } = programs;
   const [c0, c1, c2, c3] = counts;
@@ -46,32 +54,24 @@ export function countAmountTiers(programs: ProgramColumns, rows: Uint32Array, co
  * tiers (amount-tiers.ts) made by a first pass (countAmountTiers, or while matching:
  * peer-filter.ts): the counts tell the tier and the rank within it of every position;
  * one more pass gathers the few rows of those tiers, and a sort of each tier's rows by
- * value finishes. `compare` orders two rows of an amount by value (exactly, for RPMs
- * past 2^53 - 1). Leaves the counts zero.
+ * exact value finishes. Leaves the counts zero.
  */
 export function selectCountedAmounts(
   programs: ProgramColumns,
   rows: Uint32Array,
   counts: TierCounts,
   positionsOf: (n: number) => number[],
-  compare: (amount: Amount, a: number, b: number) => number,
+  exact: ExactCents,
 ): Record<Amount, SelectedRows> {
   const places = counts.map((count) => placesOf(count, rows.length - count[NO_TIER]!, positionsOf));
   for (const count of counts) count.fill(0);
   places.forEach(({ found }, a) => found.forEach(({ tier }) => (wanted[tier]! |= 1 << a)));
-  const tiers = [programs.limitTier, programs.premiumTier, programs.retentionTier, programs.rpmTier] as const;
+  const tiers = AMOUNTS.map((amount) => programs[`${amount}Tier`]);
   const gathered = gatherWanted(rows, tiers);
+  for (const { found } of places) for (const { tier } of found) wanted[tier] = 0;
   const selected = AMOUNTS.map((amount, a) => {
     const { n, found } = places[a]!;
-    for (const { tier } of found) wanted[tier] = 0;
-    const byTier = new Map<number, number[]>();
-    for (const row of gathered[a]!) {
-      const tier = tiers[a]![row]!;
-      (byTier.get(tier) ?? byTier.set(tier, []).get(tier)!).push(row);
-    }
-    for (const tierRows of byTier.values()) tierRows.sort((x, y) => compare(amount, x, y));
-    const rowAt = new Map(found.map(({ position, tier, below }) => [position, byTier.get(tier)![position - below]!]));
-    return [amount, { n, rowAt }] as const;
+    return [amount, { n, rowAt: rowsAt(found, gathered[a]!, tiers[a]!, (row) => exact(amount, row)) }] as const;
   });
   return Object.fromEntries(selected) as Record<Amount, SelectedRows>;
 }
@@ -106,50 +106,55 @@ export function amountTierCounts(): Int32Array {
  * finishes. Leaves the counts zero.
  */
 export function selectCountedRows(
-  tiers: Uint16Array,
+  programs: ProgramColumns,
+  amount: Amount,
   rows: Uint32Array,
   count: number,
   counts: Int32Array,
   positionsOf: (n: number) => number[],
-  compare: (a: number, b: number) => number,
+  exact: ExactCents,
 ): SelectedRows {
+  const tiers = programs[`${amount}Tier`];
   const { n, found } = placesOf(counts, count - counts[NO_TIER]!, positionsOf);
   counts.fill(0);
   for (const { tier } of found) wanted[tier] = 1;
-  const byTier = new Map<number, number[]>();
-  for (let r = 0; r < count; r++) {
-    const row = rows[r]!;
-    const tier = tiers[row]!;
-    if (wanted[tier] === 1) (byTier.get(tier) ?? byTier.set(tier, []).get(tier)!).push(row);
-  }
+  const gathered: number[] = [];
+  for (let r = 0; r < count; r++) if (wanted[tiers[rows[r]!]!] === 1) gathered.push(rows[r]!);
   for (const { tier } of found) wanted[tier] = 0;
-  for (const tierRows of byTier.values()) tierRows.sort(compare);
-  return {
-    n,
-    rowAt: new Map(found.map(({ position, tier, below }) => [position, byTier.get(tier)![position - below]!])),
-  };
+  return { n, rowAt: rowsAt(found, gathered, tiers, (row) => exact(amount, row)) };
 }
 
-/** Both passes: counts the rows' tiers, then selects (selectCountedAmounts). */
-export function selectAmountRows(
-  programs: ProgramColumns,
-  rows: Uint32Array,
-  positionsOf: (n: number) => number[],
-  compare: (amount: Amount, a: number, b: number) => number,
-): Record<Amount, SelectedRows> {
-  const counts = tierCounts();
-  countAmountTiers(programs, rows, counts);
-  return selectCountedAmounts(programs, rows, counts, positionsOf, compare);
+/** The row at each found position: the gathered rows of its tier, sorted by exact value, at its rank there. */
+function rowsAt(
+  found: readonly Place[],
+  gathered: readonly number[],
+  tiers: Uint16Array,
+  exact: (row: number) => bigint | number,
+): Map<number, number> {
+  const byTier = new Map<number, number[]>();
+  for (const row of gathered) {
+    const tier = tiers[row]!;
+    (byTier.get(tier) ?? byTier.set(tier, []).get(tier)!).push(row);
+  }
+  for (const tierRows of byTier.values())
+    tierRows.sort((a, b) => {
+      const [x, y] = [exact(a), exact(b)];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  return new Map(found.map(({ position, tier, below }) => [position, byTier.get(tier)![position - below]!]));
 }
 
-/** Each wanted position's tier and how many rows lie in the tiers below it. */
-function placesOf(
-  count: Int32Array,
-  n: number,
-  positionsOf: (n: number) => number[],
-): { n: number; found: { position: number; tier: number; below: number }[] } {
+/** A wanted position, its tier, and how many rows lie in the tiers below it. */
+interface Place {
+  position: number;
+  tier: number;
+  below: number;
+}
+
+/** Each wanted position's place, from the rows' counts per tier. */
+function placesOf(count: Int32Array, n: number, positionsOf: (n: number) => number[]): { n: number; found: Place[] } {
   const positions = [...new Set(positionsOf(n))].filter((p) => p >= 0 && p < n).sort((a, b) => a - b);
-  const found: { position: number; tier: number; below: number }[] = [];
+  const found: Place[] = [];
   let below = 0;
   for (let tier = 0, w = 0; w < positions.length; tier++) {
     const inTier = count[tier]!;

@@ -6,7 +6,7 @@ import { assessmentContributors, contributorsOfRows, type CompanyBound } from ".
 import { dayNumber } from "./day-number.js";
 import { neighbours } from "./program-figures.js";
 import { scratchBits } from "./scratch.js";
-import { selectCountedAmounts, type Amount, type TierCounts } from "./tier-select.js";
+import { exactCents, selectCountedAmounts, type Amount, type TierCounts } from "./tier-select.js";
 import type { PeerSnapshot } from "./snapshot.js";
 
 const LEVELS: readonly QuantileLevel[] = ["0.25", "0.5", "0.75"];
@@ -38,7 +38,7 @@ export interface PeriodRows {
 
 /**
  * A trend's period figures from each period's peer programs and the peer loss events of
- * the span's years (`lossRows[0..lossCount)`): each period's quartiles are selected from
+ * the span's years (`losses.rows[0..losses.count)`): each period's quartiles are selected from
  * its own rows (tier-select.ts, O(rows)), its companies counted in a bit set.
  */
 export function trendFigures(
@@ -109,19 +109,13 @@ function distinctCompanies(snapshot: PeerSnapshot, rows: Uint32Array): number {
 
 /** The quartiles of the four amounts over the rows, in dollars, selected together (tier-select.ts). */
 function amountQuartiles(snapshot: PeerSnapshot, rows: Uint32Array, tiers: TierCounts): PeriodStatistics["amounts"] {
-  const { programs, largeRpms } = snapshot;
-  // Exact cents: an RPM past 2^53 - 1 from largeRpms, every other amount from its column.
-  const exact = (amount: Amount, row: number): bigint | number =>
-    amount === "rpm" ? (largeRpms.get(row) ?? programs.rpm[row]!) : programs[amount][row]!;
+  const exact = exactCents(snapshot.programs, snapshot.largeRpms);
   const selected = selectCountedAmounts(
-    programs,
+    snapshot.programs,
     rows,
     tiers,
     (n) => LEVELS.flatMap((p) => neighbours(n, p)),
-    (amount, a, b) => {
-      const [x, y] = [exact(amount, a), exact(amount, b)];
-      return x < y ? -1 : x > y ? 1 : 0;
-    },
+    exact,
   );
   const quartilesOf = (amount: Amount) => {
     const { n, rowAt } = selected[amount];

@@ -6,7 +6,14 @@ import t from "tap";
 import { tiersOfOrder } from "../../src/peer-index/amount-tiers.js";
 import { rankRows } from "../../src/peer-index/rank-rows.js";
 import type { ProgramColumns, RowRange } from "../../src/peer-index/snapshot.js";
-import { AMOUNTS, amountTierCounts, selectAmountRows, selectCountedRows } from "../../src/peer-index/tier-select.js";
+import {
+  AMOUNTS,
+  amountTierCounts,
+  countAmountTiers,
+  selectCountedAmounts,
+  selectCountedRows,
+  tierCounts,
+} from "../../src/peer-index/tier-select.js";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 
 const random = createSeededRandom("tier-select-1");
@@ -44,15 +51,18 @@ t.test("selected rows hold the sorted values at those positions", async (t) => {
     const { start, end } = random.pick(coverages);
     const rows = Uint32Array.from({ length: random.int(end - start + 1) }, () => start + random.int(end - start));
     const asked: number[][] = []; // in the order of AMOUNTS
-    const selected = selectAmountRows(
+    const counts = tierCounts();
+    countAmountTiers(columns, rows, counts);
+    const selected = selectCountedAmounts(
       columns,
       rows,
+      counts,
       (n) => {
         const positions = [...Array.from({ length: 1 + random.int(6) }, () => random.int(Math.max(n, 1))), 0, n - 1];
         asked.push(positions);
         return [...positions, n, -1];
       },
-      (amount, a, b) => columns[amount][a]! - columns[amount][b]!,
+      (amount, row) => columns[amount][row]!,
     );
     for (const [a, amount] of AMOUNTS.entries()) {
       const sorted = [...rows]
@@ -70,15 +80,16 @@ t.test("selected rows hold the sorted values at those positions", async (t) => {
       }
       mismatches += +rowAt.has(n) + +rowAt.has(-1);
       // One amount alone, its tiers counted by the caller's own pass, as the RPM does.
-      const counts = amountTierCounts();
-      for (const row of rows) counts[columns[`${amount}Tier`][row]!]!++;
+      const amountCounts = amountTierCounts();
+      for (const row of rows) amountCounts[columns[`${amount}Tier`][row]!]!++;
       const alone = selectCountedRows(
-        columns[`${amount}Tier`],
+        columns,
+        amount,
         rows,
         rows.length,
-        counts,
+        amountCounts,
         () => asked[a]!,
-        (x, y) => columns[amount][x]! - columns[amount][y]!,
+        (_, row) => columns[amount][row]!,
       );
       mismatches += +(alone.n !== n);
       for (const p of asked[a]!.filter((p) => p >= 0 && p < n))

@@ -223,12 +223,20 @@ function createEngine(
  * < effective date <= end, SEMANTICS.md section 2) is one range of rows.
  */
 function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilter, window: TimeWindow) {
-  const day = snapshot.programs.day;
-  const [after, until] = [dayNumber(window.start), dayNumber(window.end)];
-  return matchInGroups(snapshot.programs, coverage.programs, filter, "programs", ({ start, end }) => ({
-    start: firstAbove(day, start, end, after),
-    end: firstAbove(day, start, end, until),
-  }));
+  const days = windowDays(window);
+  return matchInGroups(snapshot.programs, coverage.programs, filter, "programs", (run) =>
+    rowsInWindow(snapshot.programs.day, run, days),
+  );
+}
+
+/** A window as day numbers: after its start, up to its end. */
+function windowDays(window: TimeWindow): { after: number; until: number } {
+  return { after: dayNumber(window.start), until: dayNumber(window.end) };
+}
+
+/** The rows of a NAICS key's run (sorted by day) inside a window (after < day <= until): one range. */
+function rowsInWindow(day: Int32Array, { start, end }: RowRange, { after, until }: ReturnType<typeof windowDays>) {
+  return { start: firstAbove(day, start, end, after), end: firstAbove(day, start, end, until) };
 }
 
 /**
@@ -244,26 +252,17 @@ function matchPeriods(
   periods: readonly TimeWindow[],
 ): PeriodRows {
   const { byNaics, start, end } = coverage.programs;
-  const day = snapshot.programs.day;
   const rows = scratchRows("programs", end - start);
   const starts = new Int32Array(periods.length + 1);
   const tiers = periods.map((_, k) => tierCounts(k));
   let count = 0;
   periods.forEach((period, k) => {
     starts[k] = count;
-    const [after, until] = [dayNumber(period.start), dayNumber(period.end)];
+    const days = windowDays(period);
     for (const key of filter.naicsKeys) {
-      const [first, last] = [byNaics[key]!, byNaics[key + 1]!];
-      if (first === last) continue;
-      count = matchCountingTiers(
-        snapshot.programs,
-        filter,
-        firstAbove(day, first, last, after),
-        firstAbove(day, first, last, until),
-        rows,
-        count,
-        tiers[k]!,
-      );
+      if (byNaics[key] === byNaics[key + 1]) continue;
+      const range = rowsInWindow(snapshot.programs.day, { start: byNaics[key]!, end: byNaics[key + 1]! }, days);
+      count = matchCountingTiers(snapshot.programs, filter, range.start, range.end, rows, count, tiers[k]!);
     }
   });
   starts[periods.length] = count;

@@ -3,7 +3,7 @@
  * set (CI's second pass) that server is used; otherwise one embedded server is
  * started for the run, so each test file does not start its own. Arguments go to tap.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,6 +12,8 @@ import { startEmbeddedPostgres } from "../src/dev/embedded-postgres.js";
 
 // The console's tests serve its bundle: built here, once, when missing or out of date.
 await ensureConsoleBuilt(consolePaths(), { report: (line) => console.error(line) });
+// The tests that run `cpb` run it as production does, compiled (bin/compiled.js).
+execFileSync(process.execPath, [path.resolve(import.meta.dirname, "../bin/compiled.js")], { stdio: "inherit" });
 
 let stop = async () => {};
 if (!process.env.DATABASE_URL) {

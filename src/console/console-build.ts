@@ -2,11 +2,8 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { PROJECT_ROOT } from "../project-root.js";
 import { acquireFileLock, describeHolder } from "./file-lock.js";
-
-/** The checkout's root: paths here never depend on the working folder (`cpb dev` may run anywhere). */
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** Where the console's sources are and where its bundle goes. */
 export interface ConsolePaths {
@@ -20,7 +17,7 @@ export interface ConsolePaths {
   outDir: string;
 }
 
-export function consolePaths(root = REPO_ROOT): ConsolePaths {
+export function consolePaths(root = PROJECT_ROOT): ConsolePaths {
   const sourceDir = path.join(root, "src", "console", "web");
   return {
     sourceDir,

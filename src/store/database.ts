@@ -43,18 +43,24 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Knex
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
+/**
+ * The migrations as TypeScript sources or as their compilation (dist/server): either
+ * way each keeps its source's name, the one knex_migrations records.
+ */
 const typescriptMigrationSource: Knex.MigrationSource<string> = {
   async getMigrations() {
     const files = await readdir(migrationsDir);
-    return files.filter((file) => /^\d{14}_[a-z0-9_]+\.ts$/.test(file)).sort();
+    return files.filter((file) => MIGRATION_FILE.test(file)).sort();
   },
   getMigrationName(file) {
-    return file;
+    return file.replace(/\.js$/, ".ts");
   },
   async getMigration(file): Promise<Migration> {
     return (await import(pathToFileURL(path.join(migrationsDir, file)).href)) as Migration;
   },
 };
+
+const MIGRATION_FILE = /^\d{14}_[a-z0-9_]+\.(?:ts|js)$/;
 
 /** Applies every pending migration; safe to run from several processes at once (Knex locks). */
 export async function migrateToLatest(knex: Knex): Promise<string[]> {

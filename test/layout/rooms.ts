@@ -5,6 +5,8 @@
  * folder of src/, or a file at its top. gen/ is the contract, below every room.
  */
 export const LAYERS: readonly (readonly string[])[] = [
+  // Where the checkout is: the sources and their compilation find files from it.
+  ["project-root.ts"],
   // Foundations every room may use: the logger, the version, the configuration error.
   ["log.ts", "service-version.ts", "config-error.ts"],
   // The domain: the rules behind every figure, the OData subset, the reference lists.

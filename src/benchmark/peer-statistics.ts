@@ -84,6 +84,19 @@ export interface PeerCount {
 export interface LossCases {
   ids: ArrayLike<number>;
   amounts: ArrayLike<number>;
+  /** The same cases already in an answer's bytes, from an engine that keeps them so. */
+  rendered?: RenderedCases;
+}
+
+/**
+ * A list of cases in the two forms an answer writes, each made when asked for (an
+ * answer needs one), as pieces to write one after another: JSON items joined by commas
+ * (no brackets), and the protobuf entries of the answer's list field. A piece starts
+ * and ends at a case's edge.
+ */
+export interface RenderedCases {
+  json(): Uint8Array[];
+  protobuf(): Uint8Array[];
 }
 
 export interface LimitAdequacyStatistics {

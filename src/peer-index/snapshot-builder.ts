@@ -5,11 +5,13 @@ import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
 import { maxProgramsPerCompany } from "./programs-per-company.js";
 import { tiersOfOrder } from "./amount-tiers.js";
 import { rankRows } from "./rank-rows.js";
+import { caseColumns } from "./case-columns.js";
 import { RecycledBuffers } from "./recycled-buffers.js";
 import { SourceDictionary } from "./source-dictionary.js";
 import {
   emptyNaicsRows,
   NO_BAND,
+  type CaseColumns,
   type CompanyColumns,
   type CoverageSlices,
   type LossColumns,
@@ -20,7 +22,9 @@ import {
 
 // Filled once the rows are in order, not loaded.
 const PROGRAM_RANKS: readonly string[] = ["limitTier", "premiumTier", "retentionTier", "rpmTier"];
-const LOSS_RANKS: readonly string[] = ["rowByRank"];
+const LOSS_RANKS: readonly string[] = [];
+/** Loss events as loaded: each one's amount and id by row, until they are put in answer order (CaseColumns). */
+type LoadedLosses = Omit<LossColumns, keyof CaseColumns> & { amount: Float64Array; id: Float64Array };
 /** The largest head count a float32 column holds exactly (and every one below it). */
 const MAX_EXACT_EMPLOYEES = 2 ** 24;
 /** Lines of business and organization types are indexed in 16 bits. */
@@ -43,7 +47,7 @@ export class SnapshotBuilder {
   /** Exact RPMs past 2^53 - 1 cents, by row as loaded, then as sorted. */
   private largeRpms = new Map<number, bigint>();
   private programs: ProgramColumns | undefined;
-  private losses: LossColumns | undefined;
+  private losses: LoadedLosses | LossColumns | undefined;
   /** Each loaded row's bucket (coverage, NAICS key), for the sort. */
   private bucket = new Uint32Array(0);
   private readonly recycled = new RecycledBuffers();
@@ -175,7 +179,6 @@ export class SnapshotBuilder {
       day: new Int32Array(rows),
       amount: new Float64Array(rows),
       id: new Float64Array(rows),
-      rowByRank: new Uint32Array(0),
       rank: new Uint32Array(rows),
     };
     this.startRows(rows);
@@ -183,7 +186,7 @@ export class SnapshotBuilder {
 
   /** Fields: coverage, loss year, line, the company's six, amount, id, rank in answer order, loss day. */
   addLoss(row: CopyRow): void {
-    const columns = this.losses!;
+    const columns = this.losses as LoadedLosses;
     const i = this.rows++;
     const coverage = this.addRow(i, row, "loss events");
     columns.year[i] = row.integer(1);
@@ -194,21 +197,24 @@ export class SnapshotBuilder {
     columns.day[i] = row.integer(12);
   }
 
-  /** Sorts the loaded loss events and maps each coverage's ranks to their rows. */
+  /** Sorts the loaded loss events and puts their cases in each coverage's answer order (case-columns.ts). */
   finishLosses(): void {
-    if (this.rows !== this.losses!.year.length) throw new Error("fewer loss events than counted");
-    const { order, columns: sorted } = this.sortRows(this.losses!, "losses", (columns) => columns.year, LOSS_RANKS);
+    const loaded = this.losses as LoadedLosses;
+    if (this.rows !== loaded.year.length) throw new Error("fewer loss events than counted");
+    const { order, columns: sorted } = this.sortRows(loaded, "losses", (columns) => columns.year, LOSS_RANKS);
     this.recycled.give(order.buffer);
-    sorted.rowByRank = this.recycled.uint32(sorted.year.length);
+    // Each place (a coverage's start plus a rank) and the row ranked there.
+    const rowByPlace = this.recycled.uint32(sorted.year.length);
     for (const { losses: range } of this.coverages.values()) {
-      for (let i = range.start; i < range.end; i++) sorted.rowByRank[range.start + sorted.rank[i]!] = i;
+      for (let i = range.start; i < range.end; i++) rowByPlace[range.start + sorted.rank[i]!] = i;
     }
-    this.losses = sorted;
+    const { id, amount, ...rest } = sorted;
+    this.losses = { ...rest, ...caseColumns(id, amount, rowByPlace) };
   }
 
   finish(): PeerSnapshot {
     const programs = this.programs!;
-    const losses = this.losses!;
+    const losses = this.losses as LossColumns;
     return {
       version: this.version,
       coverages: this.coverages,

@@ -136,7 +136,7 @@ export const NO_BAND = 255;
 /** No row: an order's entries past the rows it ranks. */
 export const NO_ROW = 0xffffffff;
 
-export interface LossColumns extends CompanyColumns {
+export interface LossColumns extends CompanyColumns, CaseColumns {
   /** Loss year (SEMANTICS.md section 3); ascending within a coverage's NAICS key. */
   year: Int32Array;
   /**
@@ -144,13 +144,27 @@ export interface LossColumns extends CompanyColumns {
    * 1970-01-01: the market trend counts loss events by it (SEMANTICS.md section 13).
    */
   day: Int32Array;
-  /** Total amount, whole dollars. */
-  amount: Float64Array;
-  id: Float64Array;
-  /** For each coverage's rank in answer order (amount, then id), offset by the coverage's start: the row. */
-  rowByRank: Uint32Array;
-  /** The row's rank in answer order within its coverage. */
+  /** The row's rank in answer order (amount, then id) within its coverage: its case is at the coverage's start plus the rank (CaseColumns). */
   rank: Uint32Array;
+}
+
+/**
+ * Every loss event as a case of a limit-adequacy answer, in each coverage's answer order
+ * (amount, then id: SEMANTICS.md section 9), by place: a coverage's start plus the rank
+ * (LossColumns.rank). A request marks its rows' ranks and reads their places in order,
+ * without a sort, and reads them in a row. Besides the id and the amount (whole
+ * dollars), each case is rendered once, at build, in the two forms an answer lists it in
+ * (case-columns.ts): an answer then copies runs of bytes instead of making and writing
+ * tens of thousands of messages. Case p's JSON is `caseJson.subarray(caseJsonStart[p],
+ * caseJsonStart[p + 1])`, and its protobuf likewise.
+ */
+export interface CaseColumns {
+  caseId: Float64Array;
+  caseAmount: Float64Array;
+  caseJson: Uint8Array;
+  caseJsonStart: Uint32Array;
+  caseProto: Uint8Array;
+  caseProtoStart: Uint32Array;
 }
 
 export interface PeerSnapshot {

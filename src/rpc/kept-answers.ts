@@ -11,10 +11,8 @@ import {
 import { BinaryReader } from "@bufbuild/protobuf/wire";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { AnswerCache } from "../load-control/answer-cache.js";
+import { answersInBinary } from "./answer-codec.js";
 import { responseCaptureKey } from "./response-capture.js";
-
-/** Content types whose messages go out in protobuf binary: gRPC, gRPC-Web and Connect with the proto codec. */
-const BINARY_CONTENT_TYPE = /^application\/(?:grpc(?:-web)?(?:\+proto)?|proto|connect\+proto)(?:;|$)/i;
 
 type UnaryMethod = (request: never, context: HandlerContext) => Promise<unknown>;
 
@@ -44,11 +42,7 @@ export function withKeptAnswers<S extends DescService>(
       continue;
     }
     wrapped[method.localName] = async (request, context) => {
-      if (
-        context.values.get(responseCaptureKey) ||
-        !BINARY_CONTENT_TYPE.test(context.requestHeader.get("content-type") ?? "")
-      )
-        return compute(request, context);
+      if (context.values.get(responseCaptureKey) || !answersInBinary(context)) return compute(request, context);
       const input = toBinary(method.input, request);
       const ticket = cache.open(`proto\n${service.typeName}\n${method.name}\n${Buffer.from(input).toString("base64")}`);
       if (!ticket) return compute(request, context);

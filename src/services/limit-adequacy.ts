@@ -11,7 +11,9 @@ import type { PeerEngine } from "../benchmark/peer-engine.js";
 import { readLossYears, type LossYearFilter } from "../benchmark/loss-years.js";
 import { readAmount, readPeerGroup, type PeerGroupInput } from "../benchmark/peer-group.js";
 import { DEFAULT_TRAILING, timeWindow } from "../benchmark/time-window.js";
+import { answersInBinary } from "../rpc/answer-codec.js";
 import { decimalTexts } from "../rpc/decimal-texts.js";
+import { setRenderedList } from "../rpc/rendered-lists.js";
 import type { DisclosureGuard } from "./disclosure-guard.js";
 import { assertCoverageReference, rejectInput, startValidation } from "./input-validation.js";
 
@@ -26,7 +28,9 @@ export interface LimitAdequacyInput extends PeerGroupInput {
 /**
  * Limit adequacy (SEMANTICS.md section 9) for both forms: the GET form has no
  * loss-year inputs, so it applies no loss-year filter. No trailing inputs: the
- * median limit always uses the default window.
+ * median limit always uses the default window. The cases go out as the peer index
+ * rendered them when it did and the answer's codec allows (rendered-lists.ts), else
+ * as messages.
  */
 export async function limitAdequacy(
   engine: PeerEngine,
@@ -53,6 +57,12 @@ export async function limitAdequacy(
   // answer, so a group that breaks the rule is refused whole rather than answered without it.
   await disclosure.check(ctx, "limits", stats.contributors, { peers, trailing: DEFAULT_TRAILING });
   const figures = limitAdequacyFigures(clientLimit, stats.medianLimit, stats.cases);
+  const { rendered } = stats.cases;
+  if (rendered && answersInBinary(ctx)) {
+    const answer = create(LimitAdequacySchema, figures);
+    setRenderedList(ctx, answer, LimitAdequacySchema.field.listOfCases, rendered);
+    return { limitAdequacy: answer };
+  }
   return { limitAdequacy: create(LimitAdequacySchema, { ...figures, listOfCases: lossCaseMessages(stats.cases) }) };
 }
 

@@ -60,6 +60,14 @@ export class JsonBytes {
     this.end += this.bytes.write(quoted, this.end, "utf8");
   }
 
+  /** `[`, JSON already written (a list's items, rendered-lists.ts), `]`: the items go in as they are, not copied. */
+  bracketed(items: readonly Uint8Array[]): void {
+    this.byte(OPEN_BRACKET);
+    this.cut();
+    for (const piece of items) this.parts.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+    this.byte(CLOSE_BRACKET);
+  }
+
   /** Keeps the place, here, of bytes that `write` writes later. */
   later(write: LaterPart): void {
     this.cut();
@@ -126,6 +134,9 @@ export class JsonBytes {
     this.end = 0;
   }
 }
+
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 
 /** Bytes written later, by a JsonBytes of their own. */
 export type LaterPart = () => JsonBytes;

@@ -1,5 +1,6 @@
 import { isFieldSet, isMessage, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
+import { renderedJsonOf } from "../rpc/rendered-lists.js";
 import { CHUNK, JsonBytes } from "./json-bytes.js";
 import type { JsonValue } from "./json-value.js";
 
@@ -82,8 +83,10 @@ function writeField(out: JsonBytes, field: DescField, message: Message, value: u
       return writeScalar(out, value);
     case "message":
       return isMessage(value) ? writeMessage(out, planOf(field.message), value) : out.null();
-    case "list":
-      return writeList(out, field, value as unknown[]);
+    case "list": {
+      const rendered = renderedJsonOf(message, field);
+      return rendered ? out.bracketed(rendered) : writeList(out, field, value as unknown[]);
+    }
     default:
       throw new Error(`${field.fieldKind} field ${field.name} is not supported in REST answers`);
   }

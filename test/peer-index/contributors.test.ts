@@ -41,6 +41,7 @@ import {
   drawWindow,
   type DrawPool,
 } from "./helpers/random-peer-group.js";
+import { withWrittenCases } from "./helpers/written-cases.js";
 
 const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-contributors-1";
 const GROUPS = Number(process.env.CPB_CONTRIBUTOR_GROUPS ?? 200);
@@ -265,7 +266,11 @@ for (const datasetCase of cases) {
           ],
           ["rpm", (e) => e.rpm(peers, window, clientRpm), expected.rpm],
           ["programCount", (e) => e.programCount(peers, window), expected.programs],
-          ["limitAdequacy", (e) => e.limitAdequacy(peers, years, defaultWindow), expected.medianLimit],
+          [
+            "limitAdequacy",
+            async (e) => withWrittenCases(await e.limitAdequacy(peers, years, defaultWindow)),
+            expected.medianLimit,
+          ],
           ["lossCount", (e) => e.lossCount(peers, years), undefined],
         ];
         for (const [name, call, contributors] of calls) {

@@ -1,8 +1,9 @@
 // The peer index against PostgreSQL, engine to engine: for data sets made to break a
 // columnar engine (band bounds and one cent either side, empty amounts, ties, amounts
 // at and past 2^53 cents, empty peer groups) and generated ones, every engine call on
-// random peer groups must give identical statistics. Coverages holding an amount the
-// index cannot hold exactly must be handed to SQL, and only those.
+// random peer groups must give identical statistics, and the cases' bytes the index
+// renders for limit adequacy must be the writers' bytes. Coverages holding an amount
+// the index cannot hold exactly must be handed to SQL, and only those.
 //
 // Reproduce with CPB_PROPERTY_SEED=<seed>; CPB_ENGINE_GROUPS sets the groups per data set.
 import t from "tap";
@@ -20,6 +21,7 @@ import { createTestDatabase } from "../helpers/database.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { readCsv } from "../ingest/helpers/read-csv.js";
 import { HOSTILE_AS_OF, writeHostileDataset } from "./helpers/hostile-dataset.js";
+import { withWrittenCases } from "./helpers/written-cases.js";
 import {
   drawLossYears,
   drawPeerGroup,
@@ -162,7 +164,11 @@ for (const datasetCase of cases) {
         ["rpm", (e) => e.rpm(peers, window, drawRpm(pool, createSeededRandom(`${SEED}/rpm/${group}`)))],
         ["programCount", (e) => e.programCount(peers, window)],
         ["lossCount", (e) => e.lossCount(peers, years)],
-        ["limitAdequacy", (e) => e.limitAdequacy(peers, years, timeWindow(datasetCase.asOf, DEFAULT_TRAILING))],
+        [
+          "limitAdequacy",
+          async (e) =>
+            withWrittenCases(await e.limitAdequacy(peers, years, timeWindow(datasetCase.asOf, DEFAULT_TRAILING))),
+        ],
         ["trend", (e) => e.trend(peers, periods)],
         ["widenings", (e) => e.widenings(wideningSpace(peers, datasetCase.asOf, trailingOf(window, datasetCase.asOf)))],
       ];

@@ -87,9 +87,13 @@ t.test("builds, follows versions, steps aside when stale, recovers", async (t) =
   t.equal(index.current()?.version, 2, "the retry builds the confirmed version and serves it");
   t.equal(index.current()!.programs.day.length, programs, "the new snapshot holds every program");
   t.equal(
-    firstSnapshot.programs.day.length + firstSnapshot.losses.amount.length,
+    firstSnapshot.programs.day.length + firstSnapshot.losses.caseAmount.length,
     0,
     "the replaced snapshot's columns are given back at once",
+  );
+  t.ok(
+    firstSnapshot.losses.caseJson.length > 0 && firstSnapshot.losses.caseProto.length > 0,
+    "but not the cases' bytes, which answers being written may hold",
   );
 
   // A retry serves no stale snapshot either: a build that fails again leaves SQL answering.

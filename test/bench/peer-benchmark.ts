@@ -16,6 +16,7 @@
  *   npm run bench                         # scale 0.1
  *   npm run bench -- --smoke              # CI: tiny, under a minute
  *   npm run bench -- --scale 1 --reuse --database-url postgres://…/cpb_advisen --data /tmp/advisen/data
+ *   npm run bench -- --scale 1 --reuse --only "limit adequacy"   # while working on one operation
  *   npm run bench -- --help               # every option
  */
 import { createBenchRun } from "./peer/bench-run.js";
@@ -38,7 +39,7 @@ import { createFailureLog } from "./peer/failures.js";
 import { createApiClient, type ApiClient } from "./peer/http-client.js";
 import { startLoadGenerator, type LoadGenerator } from "./peer/load-generator.js";
 import { describeMachine } from "./peer/machine.js";
-import { coldLimitMs, measuredAt, operationNamed, OPERATIONS } from "./peer/operations.js";
+import { coldLimitMs, measuredAt, operationNamed, OPERATIONS, type Operation } from "./peer/operations.js";
 import { AS_OF, countsAt, readOptions, SEED } from "./peer/options.js";
 import { startRssSampler } from "./peer/process-rss.js";
 import { startHealthProbe } from "./peer/health-probe.js";
@@ -204,6 +205,11 @@ function rowKey(c: PeerClass, operationName: string): string {
   return `${c.name} ${operationName}`;
 }
 
+/** Whether to measure this row: measured at this class, and chosen by `--only`. */
+function chosen(operation: Operation, peerClass: PeerClass): boolean {
+  return measuredAt(operation, peerClass) && (!options.only || operation.name.toLowerCase().includes(options.only));
+}
+
 /** The cold runs of every class × operation; all the requests of a class differ from one another. */
 async function measureCold(
   classes: PeerClass[],
@@ -213,7 +219,7 @@ async function measureCold(
   const cold = new Map<string, ColdResult>();
   for (const [index, peerClass] of classes.entries()) {
     const variants = createVariants(peerClass, index + 1);
-    for (const operation of OPERATIONS.filter((o) => measuredAt(o, peerClass))) {
+    for (const operation of OPERATIONS.filter((o) => chosen(o, peerClass))) {
       const result = await runCold({
         client,
         peerClass,
@@ -244,7 +250,7 @@ async function measureWarm(
   const rows: ReportRow[] = [];
   for (const peerClass of classes) {
     const { peers, answers } = references.get(peerClass)!;
-    for (const operation of OPERATIONS.filter((o) => measuredAt(o, peerClass))) {
+    for (const operation of OPERATIONS.filter((o) => chosen(o, peerClass))) {
       const label = rowKey(peerClass, operation.name);
       const warm = await runWarm({
         ...target,

@@ -30,6 +30,8 @@ export interface BenchOptions {
   readyTimeoutSeconds: number;
   /** Drop the database at the end (smoke runs, so CI leaves nothing behind). */
   dropAtEnd: boolean;
+  /** Only the operations whose name holds this text (any case), while working on one. */
+  only: string | undefined;
 }
 
 /** Row counts of a generation at this scale. */
@@ -69,6 +71,7 @@ interface RawOptions {
   data?: string;
   json?: string;
   readyTimeout: number;
+  only?: string;
 }
 
 /** Reads the command line; `--smoke` changes the defaults of the options it is not given. */
@@ -97,6 +100,10 @@ export function readOptions(argv: readonly string[], cwd = process.cwd()): Bench
       positiveNumber,
       300,
     )
+    .option(
+      "--only <text>",
+      'only the operations whose name holds the text, e.g. "limit adequacy" (results in -only.json)',
+    )
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
     .parse(argv, { from: "user" });
   const raw = program.opts<RawOptions>();
@@ -119,8 +126,9 @@ export function readOptions(argv: readonly string[], cwd = process.cwd()): Bench
     dataDirGiven: raw.data !== undefined,
     jsonFile: raw.json
       ? path.resolve(cwd, raw.json)
-      : path.join(benchDir, `results-${scale}${raw.engine === "sql" ? "-sql" : ""}.json`),
+      : path.join(benchDir, `results-${scale}${raw.engine === "sql" ? "-sql" : ""}${raw.only ? "-only" : ""}.json`),
     readyTimeoutSeconds: raw.readyTimeout,
     dropAtEnd: smoke && raw.databaseUrl === undefined,
+    only: raw.only?.toLowerCase(),
   };
 }

@@ -37,7 +37,9 @@ export async function startServer(settings: ServerSettings): Promise<ServerProce
   const port = await freePort();
   mkdirSync(path.dirname(settings.logFile), { recursive: true });
   const log = openSync(settings.logFile, "w");
-  const child: ChildProcess = spawn(process.execPath, [CPB_BIN, "serve"], {
+  // CPB_BENCH_SERVER_NODE_ARGS: Node options for the server alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = process.env.CPB_BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, CPB_BIN, "serve"], {
     env: {
       ...process.env,
       DATABASE_URL: settings.databaseUrl,

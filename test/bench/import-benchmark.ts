@@ -9,6 +9,8 @@
  *     (what PostgreSQL itself needs to build what an import builds);
  *   - `cpb import` of the same folder into a freshly migrated database: every rule,
  *     every index and reference, the version bump, the statistics;
+ *   - the restore floor (issue 31's yardstick): `pg_restore --jobs=2` of a dump of the
+ *     database the import built, into a new one;
  * and reports the times and the import's ratio to each floor (the median over rounds). Then, with a
  * server reading that database (SQL engine, authentication on), `cpb import --replace`
  * of the same folder while API clients keep reading: the longest a request took and
@@ -32,6 +34,7 @@ import { startServerWithIdentity } from "./peer/server-process.js";
 import { median } from "./peer/stats.js";
 import { baseVariant } from "./peer/variants.js";
 import { measureFloor, measureSchemaFloor, psql, type FloorTiming } from "./import/floor.js";
+import { measureRestoreFloor, type RestoreTiming } from "./import/restore-floor.js";
 import { runImport, type ImportRun } from "./import/import-run.js";
 import { readImportOptions } from "./import/options.js";
 import { startLockWatch, startReaders, type ReadingFigures } from "./import/readers.js";
@@ -49,7 +52,7 @@ async function main(): Promise<void> {
   const { databaseUrl } = options;
   if (options.smoke) cleanups.push(() => dropDatabase(databaseUrl));
 
-  const rounds: { floor: FloorTiming; schemaFloor: FloorTiming; firstLoad: ImportRun }[] = [];
+  const rounds: { floor: FloorTiming; schemaFloor: FloorTiming; firstLoad: ImportRun; restore: RestoreTiming }[] = [];
   for (let round = 1; round <= options.rounds; round++) {
     await recreateDatabase(databaseUrl);
     await migrate(databaseUrl);
@@ -63,10 +66,12 @@ async function main(): Promise<void> {
     await checkpoint(databaseUrl);
     const firstLoad = await runImport(databaseUrl, [options.dataDir]);
     const { floor, schemaFloor } = floors ?? (await measureFloors());
-    rounds.push({ floor, schemaFloor, firstLoad });
+    await checkpoint(databaseUrl);
+    const restore = await measureRestoreFloor(databaseUrl);
+    rounds.push({ floor, schemaFloor, firstLoad, restore });
     step(
-      `round ${round}: floor ${seconds(floor.totalMs)}, schema floor ${seconds(schemaFloor.totalMs)}, cpb import ${seconds(firstLoad.ms)}: ` +
-        `${(firstLoad.ms / floor.totalMs).toFixed(2)}x the floor, ${(firstLoad.ms / schemaFloor.totalMs).toFixed(2)}x the schema floor`,
+      `round ${round}: floor ${seconds(floor.totalMs)}, schema floor ${seconds(schemaFloor.totalMs)}, restore floor ${seconds(restore.totalMs)}, cpb import ${seconds(firstLoad.ms)}: ` +
+        `${(firstLoad.ms / floor.totalMs).toFixed(2)}x the floor, ${(firstLoad.ms / schemaFloor.totalMs).toFixed(2)}x the schema floor, ${(firstLoad.ms / restore.totalMs).toFixed(2)}x the restore floor`,
     );
   }
   const last = rounds.at(-1)!;
@@ -83,21 +88,24 @@ async function main(): Promise<void> {
     rounds,
     ratio: median(rounds.map((r) => r.firstLoad.ms / r.floor.totalMs)),
     schemaRatio: median(rounds.map((r) => r.firstLoad.ms / r.schemaFloor.totalMs)),
+    restoreRatio: median(rounds.map((r) => r.firstLoad.ms / r.restore.totalMs)),
     reading,
   };
   await mkdir(path.dirname(options.jsonFile), { recursive: true });
   await writeFile(options.jsonFile, `${JSON.stringify(report, null, 2)}\n`);
 
-  const { floor, schemaFloor } = last;
-  const ratios = (of: (r: (typeof rounds)[number]) => FloorTiming) =>
+  const { floor, schemaFloor, restore } = last;
+  const ratios = (of: (r: (typeof rounds)[number]) => { totalMs: number }) =>
     rounds.map((r) => (r.firstLoad.ms / of(r).totalMs).toFixed(2)).join(", ");
   console.log(`
 floor (psql \\copy + primary keys): ${seconds(floor.totalMs)}  (${steps(floor)}; keys ${seconds(floor.afterCopyMs)})
 schema floor (psql, whole schema):  ${seconds(schemaFloor.totalMs)}  (${steps(schemaFloor)}; indexes, keys, statistics ${seconds(schemaFloor.afterCopyMs)})
+restore floor (pg_restore --jobs=2): ${seconds(restore.totalMs)}  (a dump of ${mib(restore.dumpBytes)} of the imported database)
 cpb import, first load:            ${seconds(last.firstLoad.ms)}  peak RSS ${mib(last.firstLoad.peakRssBytes)}
-machine CPU (all processes):        floor ${floor.cpuSeconds.toFixed(1)} s, schema floor ${schemaFloor.cpuSeconds.toFixed(1)} s, import ${last.firstLoad.cpuSeconds.toFixed(1)} s (${cores(last.firstLoad)} of ${os.availableParallelism()} cores busy)
+machine CPU (all processes):        floor ${floor.cpuSeconds.toFixed(1)} s, schema floor ${schemaFloor.cpuSeconds.toFixed(1)} s, restore floor ${restore.cpuSeconds.toFixed(1)} s, import ${last.firstLoad.cpuSeconds.toFixed(1)} s (${cores(last.firstLoad)} of ${os.availableParallelism()} cores busy)
 ratio to the floor (median of ${rounds.length}):        ${report.ratio.toFixed(2)}x  (rounds: ${ratios((r) => r.floor)})
 ratio to the schema floor (median): ${report.schemaRatio.toFixed(2)}x  (rounds: ${ratios((r) => r.schemaFloor)})
+ratio to the restore floor (median): ${report.restoreRatio.toFixed(2)}x  (rounds: ${ratios((r) => r.restore)}; the goal is 1.5x at most)
 cpb import --replace under readers: ${seconds(reading.replace.ms)}  peak RSS ${mib(reading.replace.peakRssBytes)}
 readers before: ${figures(reading.before)}
 readers during: ${figures(reading.during)}

@@ -5,7 +5,7 @@
 // compile at run time.
 import { build } from "esbuild";
 import console from "node:console";
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
@@ -44,24 +44,38 @@ export function compiledIsCurrent() {
   }
 }
 
-/** Compiles every source file into dist/server, anew. */
+/**
+ * Compiles every source file into dist/server, anew: into a folder of its own first, then
+ * renamed into place, so a cpb starting meanwhile finds the old compilation or the new
+ * one, never half of one (and of two compilations at once, either may win).
+ */
 export async function compile() {
   const { files, fingerprint } = sources();
-  rmSync(OUT_DIR, { recursive: true, force: true });
+  const building = `${OUT_DIR}.${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
   await build({
     entryPoints: files,
-    outdir: OUT_DIR,
+    outdir: building,
     outbase: ROOT,
     format: "esm",
     platform: "node",
     target: "node20",
     logLevel: "warning",
   });
-  writeFileSync(STAMP, JSON.stringify({ fingerprint }));
+  writeFileSync(path.join(building, path.basename(STAMP)), JSON.stringify({ fingerprint }));
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  try {
+    renameSync(building, OUT_DIR);
+  } catch (error) {
+    if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
+    rmSync(building, { recursive: true, force: true }); // another compilation got there first
+  }
   return files.length;
 }
 
+// `node bin/compiled.js [--if-stale]`: compiles (when the compilation is not current).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes("--if-stale") && compiledIsCurrent()) process.exit(0);
   const started = performance.now();
   const count = await compile();
   console.error(`compiled ${count} files into dist/server in ${Math.round(performance.now() - started)} ms`);

@@ -26,6 +26,9 @@ export interface OverloadResult {
   byStatus: Record<string, number>;
   served: Spread & { count: number };
   refused: Spread & { count: number; withoutRetryAfter: number };
+  /** Requests that got no answer at all (the connection failed), by the error's code. */
+  errorsByCode: Record<string, number>;
+  /** The first few of those errors' messages. */
   errors: string[];
   clientLoopDelayMaxMs: number;
 }
@@ -59,6 +62,7 @@ async function run(spec: OverloadSpec): Promise<OverloadResult> {
   const refused: number[] = [];
   let withoutRetryAfter = 0;
   const errors: string[] = [];
+  const errorsByCode: Record<string, number> = {};
   const loop = async () => {
     while (performance.now() < until) {
       const started = performance.now();
@@ -74,6 +78,8 @@ async function run(spec: OverloadSpec): Promise<OverloadResult> {
             await new Promise((resolve) => setTimeout(resolve, Number(retryAfter) * 1000));
         }
       } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? "no code";
+        errorsByCode[code] = (errorsByCode[code] ?? 0) + 1;
         if (errors.length < 10) errors.push(error instanceof Error ? error.message : String(error));
       }
     }
@@ -86,6 +92,7 @@ async function run(spec: OverloadSpec): Promise<OverloadResult> {
     byStatus,
     served: { count: served.length, ...spread(served) },
     refused: { count: refused.length, ...spread(refused), withoutRetryAfter },
+    errorsByCode,
     errors,
     clientLoopDelayMaxMs: Math.round(loopDelay.max / 1e5) / 10,
   };

@@ -22,7 +22,6 @@ import {
 
 // Filled once the rows are in order, not loaded.
 const PROGRAM_RANKS: readonly string[] = ["limitTier", "premiumTier", "retentionTier", "rpmTier"];
-const LOSS_RANKS: readonly string[] = [];
 /** Loss events as loaded: each one's amount and id by row, until they are put in answer order (CaseColumns). */
 type LoadedLosses = Omit<LossColumns, keyof CaseColumns> & { amount: Float64Array; id: Float64Array };
 /** The largest head count a float32 column holds exactly (and every one below it). */
@@ -201,7 +200,7 @@ export class SnapshotBuilder {
   finishLosses(): void {
     const loaded = this.losses as LoadedLosses;
     if (this.rows !== loaded.year.length) throw new Error("fewer loss events than counted");
-    const { order, columns: sorted } = this.sortRows(loaded, "losses", (columns) => columns.year, LOSS_RANKS);
+    const { order, columns: sorted } = this.sortRows(loaded, "losses", (columns) => columns.year, []);
     this.recycled.give(order.buffer);
     // Each place (a coverage's start plus a rank) and the row ranked there.
     const rowByPlace = this.recycled.uint32(sorted.year.length);

@@ -54,14 +54,9 @@ export async function loadDirectly(load: DirectLoad): Promise<Replacement[] | un
   const chosen = await chooseReplacements(client, present, (_, stored) => replace || stored === 0);
   if (chosen.size < present.length) return undefined;
   const builders = await openBuilders(load.knex, Math.min(BUILDERS, present.length));
-  // At the first failure, what the other builder is running is moot: cancel it.
-  const cancel = () => {
-    for (const builder of builders)
-      void client.query("select pg_cancel_backend($1)", [builder.pid]).catch(() => undefined);
-  };
-  const run = new BuildRun(load, chosen, cancel);
+  const run = new BuildRun(load, chosen);
   try {
-    await Promise.allSettled(builders.map((builder) => run.lane(builder.client)));
+    await Promise.allSettled(builders.map((builder) => run.lane(builder)));
     return run.replacements();
   } catch (error) {
     const code = (error as DatabaseError).code;
@@ -70,7 +65,7 @@ export async function loadDirectly(load: DirectLoad): Promise<Replacement[] | un
     for (const file of load.files) Object.assign(file, { read: 0, inserted: 0, updated: 0, deleted: 0 });
     return undefined;
   } finally {
-    await Promise.all(builders.map((builder) => builder.client.end().catch(() => undefined)));
+    await Promise.all(builders.map((builder) => builder.end().catch(() => undefined)));
     if (!run.succeeded) await clearScratch(client);
   }
 }
@@ -79,28 +74,25 @@ const UNIQUE_VIOLATION = "23505";
 const FOREIGN_KEY_VIOLATION = "23503";
 
 /** Connections of their own; if one cannot be opened, none is left open. */
-async function openBuilders(knex: Knex, count: number): Promise<{ client: Client; pid: number }[]> {
+async function openBuilders(knex: Knex, count: number): Promise<Client[]> {
   const opened = await Promise.allSettled(Array.from({ length: count }, () => openBuilder(knex)));
   const failed = opened.find((result) => result.status === "rejected");
-  if (!failed) return opened.map((result) => (result as PromiseFulfilledResult<{ client: Client; pid: number }>).value);
+  if (!failed) return opened.map((result) => (result as PromiseFulfilledResult<Client>).value);
   await Promise.all(
-    opened.map((result) =>
-      result.status === "fulfilled" ? result.value.client.end().catch(() => undefined) : undefined,
-    ),
+    opened.map((result) => (result.status === "fulfilled" ? result.value.end().catch(() => undefined) : undefined)),
   );
   throw failed.reason;
 }
 
-/** A connection of its own, to the import's database, with its backend's pid (to cancel what it runs). */
-async function openBuilder(knex: Knex): Promise<{ client: Client; pid: number }> {
+/** A connection of its own, to the import's database. */
+async function openBuilder(knex: Knex): Promise<Client> {
   const client = new pg.Client((knex.client as { config: { connection: pg.ClientConfig } }).config.connection);
   await client.connect();
   try {
     // Index builds sort whole tables: give them memory on this connection only.
     await client.query("set maintenance_work_mem = '256MB'");
     await client.query("set work_mem = '256MB'");
-    const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
-    return { client, pid: rows[0]!.pid };
+    return client;
   } catch (error) {
     await client.end().catch(() => undefined);
     throw error;
@@ -124,7 +116,6 @@ class BuildRun {
   constructor(
     private readonly load: DirectLoad,
     private readonly stored: ReadonlyMap<string, number>,
-    private readonly cancel: () => void,
   ) {
     this.replacing = new Set(stored.keys());
     for (const spec of load.present) {
@@ -192,8 +183,10 @@ class BuildRun {
   private fail(error: unknown): void {
     if (this.failure !== undefined) return;
     this.failure = error;
+    // The other builder's read stops here. Its statement is let finish, not cancelled:
+    // a cancel lands on whatever the connection runs when it arrives, and one that
+    // landed outside every listener once hung a CI run. The scratch is cleared anyway.
     this.abort.abort();
-    this.cancel();
     for (const { reject } of this.keyed.values()) reject(error);
   }
 

@@ -10,9 +10,9 @@ export interface CacheTicket {
   /** Keeps a computed answer (its chunks, not a copy), unless the data changed while it was computed. */
   keep(chunks: readonly Buffer[]): void;
   /** The kept answer compressed in a content coding (`gzip`, `br`), if that was kept too. */
-  encoded(coding: string): Buffer | undefined;
-  /** Keeps the kept answer's bytes in a content coding, so later requests skip compressing it. */
-  keepEncoded(coding: string, bytes: Buffer): void;
+  encoded(coding: string): readonly Buffer[] | undefined;
+  /** Keeps the kept answer's bytes (chunks, in order) in a content coding, so later requests skip compressing it. */
+  keepEncoded(coding: string, chunks: readonly Buffer[]): void;
 }
 
 // A type, not an interface: it goes into JSON (/readyz) as it is.
@@ -176,20 +176,20 @@ class Ticket implements CacheTicket {
     this.cache.store(this.requestKey, this.tag, this.kept);
   }
 
-  encoded(coding: string): Buffer | undefined {
+  encoded(coding: string): readonly Buffer[] | undefined {
     return this.kept?.encoded.get(coding);
   }
 
-  keepEncoded(coding: string, bytes: Buffer): void {
+  keepEncoded(coding: string, chunks: readonly Buffer[]): void {
     const { kept } = this;
     if (
       !kept ||
       this.cache.peek(this.requestKey) !== kept ||
-      sizeOf(kept) + bytes.length > this.cache.options.maxAnswerBytes
+      sizeOf(kept) + lengthOf(chunks) > this.cache.options.maxAnswerBytes
     )
       return;
     // A new entry, not the old one changed: the cache counts an entry's size when it is set.
-    this.kept = { ...kept, encoded: new Map(kept.encoded).set(coding, bytes) };
+    this.kept = { ...kept, encoded: new Map(kept.encoded).set(coding, chunks) };
     this.cache.store(this.requestKey, this.tag, this.kept);
   }
 }
@@ -201,13 +201,18 @@ const ASKED_ONCE_REMEMBERED = 1000;
 interface KeptAnswer {
   chunks: readonly Buffer[];
   etag: string;
-  encoded: ReadonlyMap<string, Buffer>;
+  encoded: ReadonlyMap<string, readonly Buffer[]>;
 }
 
 function sizeOf(kept: KeptAnswer): number {
+  let bytes = lengthOf(kept.chunks);
+  for (const encoded of kept.encoded.values()) bytes += lengthOf(encoded);
+  return bytes;
+}
+
+function lengthOf(chunks: readonly Buffer[]): number {
   let bytes = 0;
-  for (const chunk of kept.chunks) bytes += chunk.length;
-  for (const encoded of kept.encoded.values()) bytes += encoded.length;
+  for (const chunk of chunks) bytes += chunk.length;
   return bytes;
 }
 

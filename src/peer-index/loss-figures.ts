@@ -29,18 +29,20 @@ export function casesInOrder(columns: LossColumns, coverage: RowRange, rows: Uin
   const { rank, caseId, caseAmount } = columns;
   for (let r = 0; r < count; r++) markRank(bits, rank[rows[r]!]!);
   const places = markedPlaces(bits, size, coverage.start, scratchRows("gathered", count));
-  const ids = new Float64Array(count);
   const amounts = new Float64Array(count);
-  for (let i = 0; i < count; i++) {
-    ids[i] = caseId[places[i]!]!;
-    amounts[i] = caseAmount[places[i]!]!;
-  }
-  // Made later, from the places (out of the scratch space) and the rendered columns,
-  // which outlive the snapshot's release (release-snapshot.ts).
+  for (let i = 0; i < count; i++) amounts[i] = caseAmount[places[i]!]!;
+  // Made later, from the places (out of the scratch space) and the columns, which
+  // outlive the snapshot's release (release-snapshot.ts): an answer that writes the
+  // rendered bytes never reads the ids, and megabytes made per answer and dropped set
+  // the pace of the collector's full collections.
   const kept = places.slice(0, count);
   const { caseJson, caseJsonStart, caseProto, caseProtoStart } = columns;
+  let ids: Float64Array | undefined;
   return {
-    ids,
+    get ids() {
+      ids ??= Float64Array.from(kept, (place) => caseId[place]!);
+      return ids;
+    },
     amounts,
     rendered: {
       // Each JSON item starts with the comma that joins it to the one before.

@@ -1,4 +1,3 @@
-import { promisify } from "node:util";
 import zlib from "node:zlib";
 
 export type ContentEncoding = "br" | "gzip";
@@ -25,9 +24,6 @@ export function chooseEncoding(header: string | undefined): ContentEncoding | un
   return gzip > 0 ? "gzip" : undefined;
 }
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
 /**
  * From this size on, an answer is compressed at the fastest level: a 2.9 MB answer took
  * gzip 63 ms at its default level against 27 ms at level 1 (5% larger), and brotli 143 ms
@@ -37,21 +33,74 @@ const gzip = promisify(zlib.gzip);
  */
 const LARGE_BYTES = 64 * 1024;
 
+/** Output pieces this large, and input fed in batches this large. */
+const PIECE = 64 * 1024;
+
 /**
  * An answer compressed, on the libuv thread pool so the event loop is not held while a
  * megabyte answer is compressed. Brotli at quality 4 below LARGE_BYTES: about gzip's
  * speed, a smaller answer (its default, 11, took seconds for a 3 MB answer). Whole, not
- * streamed, so the answer cache can keep it.
+ * sent as it is made, so the answer cache can keep it; but returned in pieces, and a
+ * large answer fed in batches through two reused buffers (feed). Joining a 2.9 MB
+ * answer before compressing it, and its output after, was half the memory a
+ * limit-adequacy answer took, and those megabytes set the pace of the collector's full
+ * collections: one every 90 ms under bench:overload, 4 ms each.
  */
-export function compress(chunks: readonly Buffer[], encoding: ContentEncoding): Promise<Buffer> {
-  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-  const large = bytes.length >= LARGE_BYTES;
-  return encoding === "br"
-    ? brotli(bytes, {
-        params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: large ? 1 : 4,
-          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-        },
-      })
-    : gzip(bytes, { level: large ? 1 : zlib.constants.Z_DEFAULT_COMPRESSION });
+export function compress(chunks: readonly Uint8Array[], encoding: ContentEncoding): Promise<Buffer[]> {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  const large = length >= LARGE_BYTES;
+  const stream =
+    encoding === "br"
+      ? zlib.createBrotliCompress({
+          chunkSize: PIECE,
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: large ? 1 : 4,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: length,
+          },
+        })
+      : zlib.createGzip({ chunkSize: PIECE, level: large ? 1 : zlib.constants.Z_DEFAULT_COMPRESSION });
+  return new Promise((resolve, reject) => {
+    const output: Buffer[] = [];
+    stream.on("data", (piece: Buffer) => output.push(piece));
+    stream.once("end", () => resolve(output));
+    stream.once("error", reject);
+    if (length <= PIECE) stream.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    else feed(stream, chunks).catch((error: unknown) => stream.destroy(error as Error));
+  });
+}
+
+/**
+ * Writes the chunks to a compressing stream in batches of PIECE bytes. A rendered list
+ * of cases is hundreds of pieces of 4-16 KiB (loss-figures.ts): written one by one,
+ * each would be a turn of the thread pool and of the event loop (2.8 times as long for
+ * 4 KiB pieces), so they are copied into two buffers in turn, and a buffer is filled
+ * again once the stream has consumed what it held (its write's callback).
+ */
+async function feed(stream: zlib.Gzip | zlib.BrotliCompress, chunks: readonly Uint8Array[]): Promise<void> {
+  const buffers = [Buffer.allocUnsafe(PIECE), Buffer.allocUnsafe(PIECE)] as const;
+  const consumed: [Promise<void>, Promise<void>] = [Promise.resolve(), Promise.resolve()];
+  let current: 0 | 1 = 0;
+  let filled = 0;
+  const send = () => {
+    const batch = buffers[current].subarray(0, filled);
+    consumed[current] = new Promise((resolve, reject) =>
+      stream.write(batch, (error) => (error ? reject(error) : resolve())),
+    );
+    consumed[current].catch(() => undefined); // the stream's own error event reports it
+    current = current === 0 ? 1 : 0;
+    filled = 0;
+  };
+  for (const chunk of chunks) {
+    for (let at = 0; at < chunk.length; ) {
+      if (filled === 0) await consumed[current];
+      const n = Math.min(PIECE - filled, chunk.length - at);
+      buffers[current].set(chunk.subarray(at, at + n), filled);
+      filled += n;
+      at += n;
+      if (filled === PIECE) send();
+    }
+  }
+  if (filled > 0) send();
+  stream.end();
 }

@@ -223,10 +223,10 @@ function sendAnswer(
   if (encoding === undefined) return void writeJsonBytes(res, 200, chunks, "application/json", varying);
   const encoded = { ...varying, "content-encoding": encoding };
   const kept = ticket?.encoded(encoding);
-  if (kept) return void writeJsonBytes(res, 200, [kept], "application/json", encoded);
-  return compress(chunks, encoding).then((bytes) => {
-    ticket?.keepEncoded(encoding, bytes);
-    writeJsonBytes(res, 200, [bytes], "application/json", encoded);
+  if (kept) return void writeJsonBytes(res, 200, kept, "application/json", encoded);
+  return compress(chunks, encoding).then((pieces) => {
+    ticket?.keepEncoded(encoding, pieces);
+    writeJsonBytes(res, 200, pieces, "application/json", encoded);
   });
 }
 

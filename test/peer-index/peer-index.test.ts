@@ -92,8 +92,10 @@ t.test("builds, follows versions, steps aside when stale, recovers", async (t) =
     "the replaced snapshot's columns are given back at once",
   );
   t.ok(
-    firstSnapshot.losses.caseJson.length > 0 && firstSnapshot.losses.caseProto.length > 0,
-    "but not the cases' bytes, which answers being written may hold",
+    firstSnapshot.losses.caseJson.length > 0 &&
+      firstSnapshot.losses.caseProto.length > 0 &&
+      firstSnapshot.losses.caseId.length > 0,
+    "but not the cases' bytes and ids, which answers being written may read",
   );
 
   // A retry serves no stale snapshot either: a build that fails again leaves SQL answering.

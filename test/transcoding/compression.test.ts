@@ -6,7 +6,7 @@ import { createClient } from "@connectrpc/connect";
 import { compressionGzip, createConnectTransport } from "@connectrpc/connect-node";
 import t from "tap";
 import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
-import { chooseEncoding } from "../../src/transcoding/compression.js";
+import { chooseEncoding, compress } from "../../src/transcoding/compression.js";
 import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
@@ -152,4 +152,21 @@ t.test("Accept-Encoding", async (t) => {
   t.equal(chooseEncoding("*;q=0, gzip"), "gzip");
   t.equal(chooseEncoding("identity"), undefined);
   t.equal(chooseEncoding("br;q=0, gzip; q=0"), undefined);
+});
+
+t.test("an answer is compressed from its pieces into pieces, never joined", async (t) => {
+  // 300 KB that barely compress, in uneven pieces: the output spans several pieces too.
+  const input = Buffer.alloc(300_000);
+  for (let i = 0, x = 7; i < input.length; i++) input[i] = (x = (x * 1_103_515_245 + 12_345) >>> 0) >>> 24;
+  const cuts = [0, 1, 70_000, 70_001, 200_000, input.length];
+  const pieces = cuts.slice(1).map((end, k) => input.subarray(cuts[k], end));
+  for (const [encoding, decompress] of [
+    ["gzip", zlib.gunzipSync],
+    ["br", zlib.brotliDecompressSync],
+  ] as const) {
+    const output = await compress(pieces, encoding);
+    t.ok(output.length > 1, `${encoding}: ${output.length} output pieces`);
+    t.same(decompress(Buffer.concat(output)), input, `${encoding}: the pieces decompress to the answer`);
+  }
+  t.same(await compress([], "gzip").then((out) => zlib.gunzipSync(Buffer.concat(out))), Buffer.alloc(0), "even none");
 });

@@ -42,7 +42,8 @@ export function createStaticFile(bytes: Buffer, options: StaticFileOptions): Sta
       let body = bytes;
       if (encoding) {
         let pending = encoded.get(encoding);
-        if (!pending) encoded.set(encoding, (pending = compress([bytes], encoding).then((pieces) => Buffer.concat(pieces))));
+        if (!pending)
+          encoded.set(encoding, (pending = compress([bytes], encoding).then((pieces) => Buffer.concat(pieces))));
         body = await pending;
         res.setHeader("content-encoding", encoding);
       }

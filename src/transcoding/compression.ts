@@ -92,7 +92,7 @@ async function feed(stream: zlib.Gzip | zlib.BrotliCompress, chunks: readonly Ui
     filled = 0;
   };
   for (const chunk of chunks) {
-    for (let at = 0; at < chunk.length; ) {
+    for (let at = 0; at < chunk.length;) {
       if (filled === 0) await consumed[current];
       const n = Math.min(PIECE - filled, chunk.length - at);
       buffers[current].set(chunk.subarray(at, at + n), filled);

@@ -22,6 +22,13 @@ export interface AdmissionGate {
   stats(): { running: number; queued: number; refused: number; serviceMs: number; turnEveryMs: number };
 }
 
+/**
+ * The longest Retry-After given: well inside the idle time a connection is kept
+ * (http-server.ts: 60 s for HTTP/2, 65 s for HTTP/1.1), so that a caller who waits as
+ * told finds its connection open.
+ */
+export const MAX_RETRY_AFTER_SECONDS = 30;
+
 export class GateRefusal extends Error {
   constructor(readonly retryAfterSeconds: number) {
     super("the server is at capacity; retry shortly");
@@ -77,7 +84,7 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
   const expectedWaitMs = () => (queue.length + 1) * (busyGapMs || serviceMs / concurrency);
   const refuse = () => {
     refused++;
-    return new GateRefusal(Math.max(1, Math.ceil(expectedWaitMs() / 1000)));
+    return new GateRefusal(Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(expectedWaitMs() / 1000))));
   };
   // A turn just released is handed on a loop iteration later: until then, arrivals queue behind the waiters.
   const mustWait = () => running >= concurrency || queue.length > 0;

@@ -22,15 +22,21 @@ export interface RunningServer {
   close(graceMs?: number, drainMs?: number): Promise<void>;
 }
 
-/** CONVENTIONS.md: headers within 60 s, a whole request within 5 min. */
-export const TIMEOUTS = { headersMs: 60_000, requestMs: 5 * 60_000 };
+/**
+ * CONVENTIONS.md: headers within 60 s, a whole request within 5 min. An idle HTTP/1.1
+ * keep-alive connection is kept 65 s, longer than any Retry-After the server gives
+ * (admission-gate.ts) and than a balancer's usual 60 s idle limit: Node's own 5 s (6 s
+ * with its margin) closed a connection just as a caller told "Retry-After: 6" sent its
+ * retry on it, and the retry ended in a connection error, not an answer.
+ */
+export const TIMEOUTS = { headersMs: 60_000, requestMs: 5 * 60_000, keepAliveMs: 65_000 };
 
 /** Serves the handler on one port, HTTP/1.1 and cleartext HTTP/2 alike. */
 export async function startHttpServer(
   handler: (req: NodeRequest, res: NodeResponse) => void,
-  options: { port: number; host: string; timeouts?: typeof TIMEOUTS },
+  options: { port: number; host: string; timeouts?: Partial<typeof TIMEOUTS> },
 ): Promise<RunningServer> {
-  const timeouts = options.timeouts ?? TIMEOUTS;
+  const timeouts = { ...TIMEOUTS, ...options.timeouts };
   const counted = (req: NodeRequest, res: NodeResponse) => {
     // Node enforces requestTimeout on HTTP/1.1 only: an HTTP/2 stream whose body has
     // not arrived in time is cancelled, costing its caller that stream alone.
@@ -50,6 +56,7 @@ export async function startHttpServer(
     {
       headersTimeout: timeouts.headersMs,
       requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
       // Node checks both limits on this interval (30 s by default): keep it a fraction of them.
       connectionsCheckingInterval: Math.min(30_000, Math.max(50, timeouts.headersMs / 4)),
     },

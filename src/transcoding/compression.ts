@@ -49,6 +49,22 @@ const PIECE = 64 * 1024;
 export function compress(chunks: readonly Uint8Array[], encoding: ContentEncoding): Promise<Buffer[]> {
   let length = 0;
   for (const chunk of chunks) length += chunk.length;
+  if (length < LARGE_BYTES) return compressNow(chunks, encoding, length);
+  const turn = largeInTurn.then(() => compressNow(chunks, encoding, length));
+  largeInTurn = turn.catch(() => undefined);
+  return turn;
+}
+
+/**
+ * Large answers are compressed one at a time. Each takes a thread of the pool for
+ * some 15 ms; four at once (the pool's size) took both cores of a 2-core machine from
+ * the event loop and PostgreSQL, and refusals and /healthz waited behind them (p99
+ * up to 142 ms under bench:overload's broadest limit adequacy, against 48-82 ms with
+ * one at a time, for the same 42-44 answers a second: one thread compresses 60).
+ */
+let largeInTurn: Promise<unknown> = Promise.resolve();
+
+function compressNow(chunks: readonly Uint8Array[], encoding: ContentEncoding, length: number): Promise<Buffer[]> {
   const large = length >= LARGE_BYTES;
   const stream =
     encoding === "br"

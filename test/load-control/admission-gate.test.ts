@@ -1,5 +1,5 @@
 import t from "tap";
-import { createAdmissionGate, GateRefusal } from "../../src/load-control/admission-gate.js";
+import { createAdmissionGate, GateRefusal, MAX_RETRY_AFTER_SECONDS } from "../../src/load-control/admission-gate.js";
 
 const never = new AbortController().signal;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -39,6 +39,23 @@ t.test("the wait is foreseen from how often turns end, not from how long each la
   const queued: Promise<() => void>[] = [];
   while (!gate.full()) queued.push(gate.enter(never));
   t.ok(queued.length >= 5 && queued.length <= 15, `${queued.length} queued within a 500 ms wait`);
+  busy();
+  for (const next of queued) (await next)();
+});
+
+t.test("Retry-After is the foreseen wait, up to a cap inside the connections' idle time", async (t) => {
+  const gate = createAdmissionGate({ concurrency: 1, maxQueue: 200, maxWaitMs: 600_000 });
+  // One turn of a second: the running average of a turn's length moves to 200 ms.
+  const first = await gate.enter(never);
+  await sleep(1_000);
+  first();
+  const busy = await gate.enter(never);
+  const queued = [gate.enter(never)];
+  t.equal(gate.full(), undefined, "one waiting: not full");
+  t.equal(gate.stats().queued, 1);
+  while (queued.length < 200) queued.push(gate.enter(never));
+  // 200 waiting: some 40 s foreseen, said as the cap.
+  t.equal(gate.full()?.retryAfterSeconds, MAX_RETRY_AFTER_SECONDS, `capped at ${MAX_RETRY_AFTER_SECONDS} s`);
   busy();
   for (const next of queued) (await next)();
 });

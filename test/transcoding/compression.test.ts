@@ -170,3 +170,22 @@ t.test("an answer is compressed from its pieces into pieces, never joined", asyn
   }
   t.same(await compress([], "gzip").then((out) => zlib.gunzipSync(Buffer.concat(out))), Buffer.alloc(0), "even none");
 });
+
+t.test("large answers are compressed in turn, and one that fails does not stop the next", async (t) => {
+  const input = Buffer.from("x".repeat(200_000));
+  const finished: string[] = [];
+  const first = compress([input], "gzip").then((out) => (finished.push("first"), out));
+  // A piece that cannot be read: its compression fails part way.
+  const unreadable = {
+    length: 10,
+    subarray() {
+      throw new Error("unreadable");
+    },
+  } as unknown as Uint8Array;
+  const broken = compress([input, unreadable], "gzip").finally(() => finished.push("broken"));
+  const last = compress([input], "br").then((out) => (finished.push("last"), out));
+  t.same(zlib.gunzipSync(Buffer.concat(await first)), input, "the first");
+  await t.rejects(broken, "the broken one fails");
+  t.same(zlib.brotliDecompressSync(Buffer.concat(await last)), input, "the one after it still compresses");
+  t.same(finished, ["first", "broken", "last"], "in the order they came");
+});

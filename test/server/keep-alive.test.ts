@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { connect } from "node:net";
 import t from "tap";
 import { MAX_RETRY_AFTER_SECONDS } from "../../src/load-control/admission-gate.js";
@@ -27,7 +28,7 @@ function answersAfterIdle(port: number, idleMs: number): Promise<number> {
   });
 }
 
-const refuse = (_req: unknown, res: import("node:http").ServerResponse) => {
+const refuse = (_req: unknown, res: ServerResponse) => {
   res.writeHead(503, { "retry-after": "6", "content-length": "0" });
   res.end();
 };

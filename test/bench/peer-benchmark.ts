@@ -84,6 +84,10 @@ async function main(): Promise<void> {
   step(
     `ready in ${(readyMs / 1000).toFixed(1)} s; peer index: ${readyz.peerIndex ? JSON.stringify(readyz.peerIndex) : "n/a"}`,
   );
+  // The resident set of a ready server before any request: what a replica holds at rest.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await rss.sample();
+  const quietRssBytes = rss.samples().at(-1)?.bytes ?? 0;
 
   const health = startHealthProbe(server.baseUrl);
   const client = createApiClient(server.baseUrl, identity.token);
@@ -170,7 +174,12 @@ async function main(): Promise<void> {
       healthz,
     },
     rows,
-    rss: { peakBytes: rss.peak(), rebuildPeakBytes: rebuild.peakRssBytes, samples: rss.samples().length },
+    rss: {
+      quietBytes: quietRssBytes,
+      peakBytes: rss.peak(),
+      rebuildPeakBytes: rebuild.peakRssBytes,
+      samples: rss.samples().length,
+    },
     rebuild,
     failures,
   };

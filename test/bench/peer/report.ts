@@ -75,7 +75,7 @@ export interface BenchReport {
     healthz: HealthProbeResult;
   };
   rows: ReportRow[];
-  rss: { peakBytes: number; rebuildPeakBytes: number; samples: number };
+  rss: { quietBytes: number; peakBytes: number; rebuildPeakBytes: number; samples: number };
   rebuild: RebuildResult;
   failures: FailureLog;
 }
@@ -142,6 +142,7 @@ export function formatReport(report: BenchReport): string {
     line(widths.map((w) => "-".repeat(w))),
     ...body.map(line),
     "",
+    `RSS quiet (ready, before requests): ${mib(report.rss.quietBytes)}`,
     `RSS peak (server process tree):     ${mib(report.rss.peakBytes)} (${report.rss.samples} samples)`,
     `RSS peak during the rebuild:        ${mib(report.rss.rebuildPeakBytes)}`,
     `index build (at start):             ${indexLine(index)}`,

@@ -19,7 +19,10 @@ export interface ConnectionTargets {
  * (which answers 400 to bytes that are not HTTP). A bad client costs one connection.
  */
 export function createOnePortServer(targets: ConnectionTargets): Server {
-  return createServer((socket) => {
+  // Nagle's algorithm off, as node:http's own listener does (its noDelay default): a
+  // socket accepted here is handed on, so that default never applies to it, and an
+  // answer written in pieces would wait for the caller's acknowledgement of the first.
+  return createServer({ noDelay: true }, (socket) => {
     let seen = Buffer.alloc(0);
     const timer = setTimeout(() => socket.destroy(), targets.firstBytesTimeoutMs);
     const onError = () => socket.destroy();

@@ -59,8 +59,8 @@ export function compress(chunks: readonly Uint8Array[], encoding: ContentEncodin
  * Large answers are compressed one at a time. Each takes a thread of the pool for
  * some 15 ms; four at once (the pool's size) took both cores of a 2-core machine from
  * the event loop and PostgreSQL, and refusals and /healthz waited behind them (p99
- * up to 142 ms under bench:overload's broadest limit adequacy, against 48-82 ms with
- * one at a time, for the same 42-44 answers a second: one thread compresses 60).
+ * up to 142 ms under bench:overload's broadest limit adequacy, against 42-86 ms with
+ * one at a time, for some 10% fewer answers a second: 38-39 against 42-45).
  */
 let largeInTurn: Promise<unknown> = Promise.resolve();
 

@@ -5,16 +5,57 @@ export const TIERS = 4096;
 export const NO_TIER = TIERS;
 
 /**
+ * The least and the greatest value of each of a coverage's tiers of an amount (an
+ * empty tier takes the greatest value of the tiers before it, -Infinity before any):
+ * both ascend with the tier, so a request's amount falls in a short run of tiers and
+ * every row of a tier outside it is known to lie below or above it without its value
+ * being read (program-figures.ts).
+ */
+export interface TierBounds {
+  least: Float64Array;
+  greatest: Float64Array;
+}
+
+/** Bounds of a coverage without rows. */
+export function emptyTierBounds(): TierBounds {
+  return { least: new Float64Array(TIERS).fill(-Infinity), greatest: new Float64Array(TIERS).fill(-Infinity) };
+}
+
+/**
  * Each row's tier of an amount: its place in the coverage's order of that amount (ties
  * by row; rowByRank, from rank-rows.ts), cut into TIERS, so a tier holds about one
  * 4,096th of the coverage's rows (some 290 of coverage 1's 1.17M at Advisen scale, and
  * only those of a peer group among them) and every value of a tier is at most every
  * value of the next. Order statistics of any set of rows then count
- * tiers, not values (tier-select.ts).
+ * tiers, not values (tier-select.ts). Returns each tier's bounds.
  */
-export function tiersOfOrder(rowByRank: Uint32Array, { start, end }: RowRange, tiers: Uint16Array): void {
+export function tiersOfOrder(
+  values: Float64Array,
+  rowByRank: Uint32Array,
+  { start, end }: RowRange,
+  tiers: Uint16Array,
+): TierBounds {
   tiers.fill(NO_TIER, start, end);
   let n = 0;
   while (start + n < end && rowByRank[start + n] !== NO_ROW) n++;
-  for (let k = 0; k < n; k++) tiers[rowByRank[start + k]!] = Math.floor((k * TIERS) / n);
+  const { least, greatest } = emptyTierBounds();
+  let tier = -1;
+  let previous = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const row = rowByRank[start + k]!;
+    const value = values[row]!;
+    const rowTier = Math.floor((k * TIERS) / n);
+    if (rowTier > tier) {
+      // The first row of a tier: the tiers skipped on the way to it are empty.
+      least.fill(previous, tier + 1, rowTier);
+      greatest.fill(previous, tier + 1, rowTier);
+      tier = rowTier;
+      least[tier] = value;
+    }
+    greatest[tier] = previous = value;
+    tiers[row] = tier;
+  }
+  least.fill(previous, tier + 1);
+  greatest.fill(previous, tier + 1);
+  return { least, greatest };
 }

@@ -2,7 +2,8 @@ import { companyConditionsHold, type DisclosureRule } from "../benchmark/disclos
 import type { AssessmentContributors, Contributors } from "../benchmark/peer-statistics.js";
 import { tallyCompanies, type CompanyTally } from "./company-tallies.js";
 import { scratchKeys } from "./scratch.js";
-import { CURATED, NO_BAND, type PeerSnapshot } from "./snapshot.js";
+import { AMOUNTS_HELD } from "./band-triples.js";
+import { CURATED, type PeerSnapshot } from "./snapshot.js";
 
 /**
  * Who the matched program rows (`rows[0..count)`) came from, for the disclosure rule
@@ -46,8 +47,8 @@ const FIGURES = [
 ] as const;
 
 /**
- * An assessment's four figures. A row has an amount when it has a band (NO_BAND is
- * NULL): one byte read instead of eight.
+ * An assessment's four figures. Which amounts a row has comes from its band triple
+ * (band-triples.ts): two bytes read instead of 24.
  */
 export function assessmentContributors(
   snapshot: PeerSnapshot,
@@ -55,14 +56,13 @@ export function assessmentContributors(
   count: number,
   bound?: CompanyBound,
 ): AssessmentContributors {
-  const { company, source, limitBand, premiumBand, retentionBand } = snapshot.programs;
+  const { company, source, bandTriple } = snapshot.programs;
   const perSourceAndAmounts = new Uint32Array(snapshot.sources.length * 8);
   // Keys are written in the same pass unless the bound may settle every figure.
   let keys = settles(bound, count) ? undefined : scratchKeys(count);
   for (let r = 0; r < count; r++) {
     const i = rows[r]!;
-    const amounts =
-      (+(limitBand[i] !== NO_BAND) << 2) | (+(premiumBand[i] !== NO_BAND) << 1) | +(retentionBand[i] !== NO_BAND);
+    const amounts = AMOUNTS_HELD[bandTriple[i]!]!;
     if (keys) keys[0][r] = company[i]! * 8 + amounts;
     perSourceAndAmounts[source[i]! * 8 + amounts]!++;
   }
@@ -82,9 +82,7 @@ export function assessmentContributors(
     keys = scratchKeys(count);
     for (let r = 0; r < count; r++) {
       const i = rows[r]!;
-      keys[0][r] =
-        company[i]! * 8 +
-        ((+(limitBand[i] !== NO_BAND) << 2) | (+(premiumBand[i] !== NO_BAND) << 1) | +(retentionBand[i] !== NO_BAND));
+      keys[0][r] = company[i]! * 8 + AMOUNTS_HELD[bandTriple[i]!]!;
     }
   }
   const tallies = tallyCompanies(keys[0], keys[1], count, snapshot.companyCount);

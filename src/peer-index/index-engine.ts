@@ -24,6 +24,7 @@ import { scratchRows } from "./scratch.js";
 import { periodDays, trendFigures, type PeriodRows } from "./trend-figures.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
 import { tierCounts } from "./tier-select.js";
+import { emptyTierBounds } from "./amount-tiers.js";
 import { countWidenings } from "./widening-counts.js";
 import { inTurn } from "../load-control/turns.js";
 import {
@@ -42,6 +43,7 @@ const UNKNOWN_COVERAGE: CoverageSlices = {
   losses: emptyNaicsRows(),
   exact: true,
   maxProgramsPerCompany: 0,
+  tierBounds: { limit: emptyTierBounds(), premium: emptyTierBounds(), retention: emptyTierBounds() },
 };
 
 export interface IndexPeerEngineOptions {
@@ -127,7 +129,7 @@ function createEngine(
       const answer: AssessmentStatistics = {
         reference: opened.reference,
         totalProgramCount: count,
-        ...assessmentFigures(opened.snapshot.programs, rows, count, selected),
+        ...assessmentFigures(opened.snapshot.programs, opened.coverage.tierBounds, rows, count, selected),
         totalLossCount: options.withLossCount ? matchLosses(opened, filter, { kind: "any" }).count : undefined,
       };
       if (counting) answer.contributors = assessmentContributors(opened.snapshot, rows, count, boundOf(opened));

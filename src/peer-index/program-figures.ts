@@ -4,7 +4,10 @@ import type { SelectedAmounts } from "../benchmark/peer-engine.js";
 import type { AmountStatistics } from "../benchmark/peer-statistics.js";
 import type { RankCounts } from "../benchmark/percentile-rank.js";
 import { quantile, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
-import { comparable, NO_BAND, type ProgramColumns } from "./snapshot.js";
+import { comparable, NO_BAND, type CoverageSlices, type ProgramColumns } from "./snapshot.js";
+import { TIERS, type TierBounds } from "./amount-tiers.js";
+import { BAND_TRIPLES, TRIPLE_BANDS } from "./band-triples.js";
+import { scratchRows } from "./scratch.js";
 import { amountTierCounts, exactCents, selectCountedRows } from "./tier-select.js";
 
 /**
@@ -20,55 +23,103 @@ function centsOf(amount: Decimal): number {
 }
 
 /**
- * Band counts and rank counts of the three amounts (SEMANTICS.md sections 4-6), in one
- * pass without a branch per amount: the comparisons with x are random, and counting
- * them through branches cost three times as much (mispredictions). NaN (no amount)
- * compares false, so it is neither below nor equal, and its band is NO_BAND, a slot
- * of its own.
+ * Band counts and rank counts of the three amounts (SEMANTICS.md sections 4-6), with
+ * few of the rows' amounts read. One pass counts the rows' band triples
+ * (band-triples.ts: one table entry a row) and places each amount of a row by its
+ * tier: a tier whose greatest value is below the client's amount holds only rows
+ * below it, one whose least value is above holds none below or equal
+ * (amount-tiers.ts). The client's amount falls in one tier, or a few when many rows
+ * tie with it; only rows in those are listed (without a branch: whether a row is one
+ * is as good as random), and a second pass compares their amounts. Reading and
+ * comparing every row's three amounts cost twice as much at the broadest class. A row
+ * without an amount has no band and no tier (NO_TIER is above every tier's run).
  */
 export function assessmentFigures(
   columns: ProgramColumns,
+  bounds: CoverageSlices["tierBounds"],
   rows: Uint32Array,
   count: number,
   selected: SelectedAmounts,
 ) {
-  const { limit, premium, retention, limitBand, premiumBand, retentionBand } = columns;
-  const [xLimit, xPremium, xRetention] = [
-    centsOf(selected.limit),
-    centsOf(selected.premium),
-    centsOf(selected.retention),
-  ];
-  const [limitCounts, premiumCounts, retentionCounts] = [
-    new Int32Array(NO_BAND + 1),
-    new Int32Array(NO_BAND + 1),
-    new Int32Array(NO_BAND + 1),
-  ];
-  let [limitBelow, limitEqual, premiumBelow, premiumEqual, retentionBelow, retentionEqual] = [0, 0, 0, 0, 0, 0];
+  const { limit, premium, retention, bandTriple, limitTier, premiumTier, retentionTier } = columns;
+  const x = {
+    limit: centsOf(selected.limit),
+    premium: centsOf(selected.premium),
+    retention: centsOf(selected.retention),
+  };
+  const { first: lFirst, width: lWidth } = tiersAround(bounds.limit, x.limit);
+  const { first: pFirst, width: pWidth } = tiersAround(bounds.premium, x.premium);
+  const { first: tFirst, width: tWidth } = tiersAround(bounds.retention, x.retention);
+  const triples = new Int32Array(BAND_TRIPLES);
+  const nearRows = scratchRows("gathered", count);
+  let nearCount = 0;
+  let limitBelow = 0;
+  let premiumBelow = 0;
+  let retentionBelow = 0;
   for (let r = 0; r < count; r++) {
     const i = rows[r]!;
-    const l = limit[i]!;
-    const p = premium[i]!;
-    const t = retention[i]!;
-    limitCounts[limitBand[i]!]!++;
-    premiumCounts[premiumBand[i]!]!++;
-    retentionCounts[retentionBand[i]!]!++;
-    limitBelow += +(l < xLimit);
-    limitEqual += +(l === xLimit);
-    premiumBelow += +(p < xPremium);
-    premiumEqual += +(p === xPremium);
-    retentionBelow += +(t < xRetention);
-    retentionEqual += +(t === xRetention);
+    triples[bandTriple[i]!]!++;
+    const lt = limitTier[i]!;
+    const pt = premiumTier[i]!;
+    const tt = retentionTier[i]!;
+    limitBelow += +(lt < lFirst);
+    premiumBelow += +(pt < pFirst);
+    retentionBelow += +(tt < tFirst);
+    // A tier is in a run when its distance past the run's first, unsigned, is within the run.
+    nearRows[nearCount] = i;
+    nearCount += +((lt - lFirst) >>> 0 <= lWidth) | +((pt - pFirst) >>> 0 <= pWidth) | +((tt - tFirst) >>> 0 <= tWidth);
   }
-  const statistics = (counts: Int32Array, bands: number, below: number, equal: number): AmountStatistics => ({
-    bandCounts: Array.from(counts.subarray(0, bands)),
-    rank: { below, equal, total: count - counts[NO_BAND]! },
-  });
+  let limitEqual = 0;
+  let premiumEqual = 0;
+  let retentionEqual = 0;
+  for (let r = 0; r < nearCount; r++) {
+    const i = nearRows[r]!;
+    const inL = +((limitTier[i]! - lFirst) >>> 0 <= lWidth);
+    const inP = +((premiumTier[i]! - pFirst) >>> 0 <= pWidth);
+    const inT = +((retentionTier[i]! - tFirst) >>> 0 <= tWidth);
+    limitBelow += +(limit[i]! < x.limit) & inL;
+    limitEqual += +(limit[i]! === x.limit) & inL;
+    premiumBelow += +(premium[i]! < x.premium) & inP;
+    premiumEqual += +(premium[i]! === x.premium) & inP;
+    retentionBelow += +(retention[i]! < x.retention) & inT;
+    retentionEqual += +(retention[i]! === x.retention) & inT;
+  }
+  const statistics = (amount: keyof typeof x, below: number, equal: number): AmountStatistics => {
+    const bandCounts = bandCountsOf(triples, amount);
+    return { bandCounts, rank: { below, equal, total: bandCounts.reduce((sum, n) => sum + n, 0) } };
+  };
   return {
-    limit: statistics(limitCounts, LIMIT_BANDS.labels.length, limitBelow, limitEqual),
-    premium: statistics(premiumCounts, PREMIUM_BANDS.labels.length, premiumBelow, premiumEqual),
-    retention: statistics(retentionCounts, RETENTION_BANDS.labels.length, retentionBelow, retentionEqual),
+    limit: statistics("limit", limitBelow, limitEqual),
+    premium: statistics("premium", premiumBelow, premiumEqual),
+    retention: statistics("retention", retentionBelow, retentionEqual),
   };
 }
+
+/**
+ * The run of tiers from `first`, `width` + 1 long, whose rows may be below, equal to or
+ * above the amount: every tier before it is below, every one after above (width -1:
+ * the run is empty).
+ */
+function tiersAround({ least, greatest }: TierBounds, amount: number): { first: number; width: number } {
+  let first = 0;
+  while (first < TIERS && greatest[first]! < amount) first++;
+  let last = TIERS - 1;
+  while (last >= first && least[last]! > amount) last--;
+  return { first, width: last - first };
+}
+
+/** One amount's band counts from the counts of the rows' band triples. */
+function bandCountsOf(triples: Int32Array, amount: "limit" | "premium" | "retention"): number[] {
+  const bandCounts = new Array<number>(SCALES[amount].labels.length).fill(0);
+  const bands = TRIPLE_BANDS[amount];
+  for (let triple = 0; triple < BAND_TRIPLES; triple++) {
+    const band = bands[triple]!;
+    if (band !== NO_BAND) bandCounts[band]! += triples[triple]!;
+  }
+  return bandCounts;
+}
+
+const SCALES = { limit: LIMIT_BANDS, premium: PREMIUM_BANDS, retention: RETENTION_BANDS };
 
 export interface RpmFiguresOfRows {
   firstQuartile: Decimal;

@@ -1,16 +1,15 @@
-import { bandOfCents, LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../benchmark/bands.js";
+import { bandTriple } from "./band-triples.js";
 import type { CopyRow } from "./copy-rows.js";
 import { NAICS_KEYS, naicsKey } from "./naics-key.js";
 import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
 import { maxProgramsPerCompany } from "./programs-per-company.js";
-import { tiersOfOrder } from "./amount-tiers.js";
+import { emptyTierBounds, tiersOfOrder } from "./amount-tiers.js";
 import { rankRows } from "./rank-rows.js";
 import { caseColumns } from "./case-columns.js";
 import { RecycledBuffers } from "./recycled-buffers.js";
 import { SourceDictionary } from "./source-dictionary.js";
 import {
   emptyNaicsRows,
-  NO_BAND,
   type CaseColumns,
   type CompanyColumns,
   type CoverageSlices,
@@ -68,6 +67,7 @@ export class SnapshotBuilder {
         losses: emptyNaicsRows(),
         exact: true,
         maxProgramsPerCompany: 0,
+        tierBounds: { limit: emptyTierBounds(), premium: emptyTierBounds(), retention: emptyTierBounds() },
       });
     }
     if (lines.length > MAX_CODES)
@@ -86,9 +86,7 @@ export class SnapshotBuilder {
       limit: new Float64Array(capacity),
       premium: new Float64Array(capacity),
       retention: new Float64Array(capacity),
-      limitBand: new Uint8Array(capacity),
-      premiumBand: new Uint8Array(capacity),
-      retentionBand: new Uint8Array(capacity),
+      bandTriple: new Uint16Array(capacity),
       rpm: new Float64Array(capacity),
       limitTier: new Uint16Array(0),
       premiumTier: new Uint16Array(0),
@@ -115,9 +113,7 @@ export class SnapshotBuilder {
     const retention = (columns.retention[i] = row.scaled(11, 2));
     const rpm = (columns.rpm[i] = row.integer(12));
     if (!safe(rpm)) this.largeRpms.set(i, BigInt(row.text(12)));
-    columns.limitBand[i] = Number.isNaN(limit) ? NO_BAND : bandOfCents(LIMIT_BANDS, limit);
-    columns.premiumBand[i] = Number.isNaN(premium) ? NO_BAND : bandOfCents(PREMIUM_BANDS, premium);
-    columns.retentionBand[i] = Number.isNaN(retention) ? NO_BAND : bandOfCents(RETENTION_BANDS, retention);
+    columns.bandTriple[i] = bandTriple(limit, premium, retention);
     const company = (columns.company[i] = row.integer(13));
     if (!(company < MAX_COMPANIES))
       throw new Error(`more than ${MAX_COMPANIES} companies: too many for the peer index`);
@@ -144,8 +140,7 @@ export class SnapshotBuilder {
       this.largeRpms = large;
     }
     this.recycled.give(order.buffer);
-    const ranges = [...this.coverages.values()].map((coverage) => coverage.programs);
-    this.tierAmounts(sorted, ranges);
+    this.tierAmounts(sorted);
     const tally = new Uint32Array(this.companyCount);
     for (const coverage of this.coverages.values())
       coverage.maxProgramsPerCompany = maxProgramsPerCompany(sorted.company, coverage.programs, tally);
@@ -154,17 +149,23 @@ export class SnapshotBuilder {
 
   /**
    * Each amount's tiers: the coverage's rows ranked by the amount (rank-rows.ts, exactly
-   * for RPMs past 2^53 - 1), then cut into tiers. The orders are only needed here.
+   * for RPMs past 2^53 - 1), then cut into tiers, each coverage keeping its tiers'
+   * bounds. The orders are only needed here.
    */
-  private tierAmounts(sorted: ProgramColumns, ranges: RowRange[]): void {
+  private tierAmounts(sorted: ProgramColumns): void {
     const rows = sorted.rpm.length;
+    const coverages = [...this.coverages.values()];
     const order = this.recycled.uint32(rows);
-    const scratch = this.recycled.uint32(Math.max(0, ...ranges.map(({ start, end }) => end - start)));
+    const scratch = this.recycled.uint32(
+      Math.max(0, ...coverages.map(({ programs }) => programs.end - programs.start)),
+    );
     for (const amount of ["limit", "premium", "retention", "rpm"] as const) {
       const tiers = (sorted[`${amount}Tier`] = new Uint16Array(rows));
-      for (const range of ranges) {
+      for (const coverage of coverages) {
+        const range = coverage.programs;
         rankRows(sorted[amount], range, order, scratch, amount === "rpm" ? this.largeRpms : undefined);
-        tiersOfOrder(order, range, tiers);
+        const bounds = tiersOfOrder(sorted[amount], order, range, tiers);
+        if (amount !== "rpm") coverage.tierBounds[amount] = bounds;
       }
     }
     this.recycled.give(order.buffer, scratch.buffer);

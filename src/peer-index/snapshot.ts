@@ -1,4 +1,5 @@
 import { Decimal } from "../benchmark/decimal.js";
+import type { TierBounds } from "./amount-tiers.js";
 import { NAICS_KEYS } from "./naics-key.js";
 
 /**
@@ -67,6 +68,8 @@ export interface CoverageSlices {
    * twice this many programs.
    */
   maxProgramsPerCompany: number;
+  /** The bounds of its rows' tiers of the three amounts an assessment ranks (amount-tiers.ts). */
+  tierBounds: Record<"limit" | "premium" | "retention", TierBounds>;
 }
 
 /** The company attributes every row carries (SEMANTICS.md section 1); its NAICS key is its group's. */
@@ -93,10 +96,8 @@ export interface ProgramColumns extends CompanyColumns {
   limit: Float64Array;
   premium: Float64Array;
   retention: Float64Array;
-  /** Band index of each amount (SEMANTICS.md section 4), NO_BAND for none; computed once, at build. */
-  limitBand: Uint8Array;
-  premiumBand: Uint8Array;
-  retentionBand: Uint8Array;
+  /** The three amounts' bands (SEMANTICS.md section 4) as one band triple (band-triples.ts); computed once, at build. */
+  bandTriple: Uint16Array;
   /**
    * The program's RPM in cents, rounded once (SEMANTICS.md section 7); NaN when it has
    * none. A tiny limit makes a huge RPM: above 2^53 - 1 this is only an approximation

@@ -31,7 +31,7 @@ function tieredColumns(random: SeededRandom, coverages: RowRange[]): ProgramColu
     const tiers = new Uint16Array(size);
     for (const range of coverages) {
       rankRows(values, range, order, new Uint32Array(size));
-      tiersOfOrder(order, range, tiers);
+      tiersOfOrder(values, order, range, tiers);
     }
     columns[amount] = values;
     columns[`${amount}Tier`] = tiers;
@@ -105,7 +105,7 @@ t.test("a tier holds about one TIERS-th of its coverage, in value order", async 
   const order = new Uint32Array(coverage.end);
   const tiers = new Uint16Array(coverage.end);
   rankRows(values, coverage, order, new Uint32Array(coverage.end));
-  tiersOfOrder(order, coverage, tiers);
+  const { least, greatest } = tiersOfOrder(values, order, coverage, tiers);
   const perTier = new Map<number, number>();
   let previous = { tier: -1, value: -Infinity };
   let ordered = true;
@@ -118,6 +118,33 @@ t.test("a tier holds about one TIERS-th of its coverage, in value order", async 
   t.ok(ordered, "tiers ascend with the values");
   const sizes = [...perTier.values()];
   t.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `tier sizes ${Math.min(...sizes)} to ${Math.max(...sizes)}`);
+  let bounded = true;
+  for (let row = coverage.start; row < coverage.end; row++) {
+    const tier = tiers[row]!;
+    if (tier !== 4096) bounded &&= least[tier]! <= values[row]! && values[row]! <= greatest[tier]!;
+  }
+  t.ok(bounded, "each row's value lies within its tier's bounds");
+  let ascending = true;
+  for (let tier = 1; tier < 4096; tier++)
+    ascending &&= least[tier]! >= greatest[tier - 1]! && greatest[tier]! >= least[tier]!;
+  t.ok(ascending, "the bounds ascend from tier to tier");
+  const few = { start: 0, end: 3 };
+  const fewTiers = new Uint16Array(3);
+  rankRows(Float64Array.of(30, NaN, 10), few, order, new Uint32Array(3));
+  const sparse = tiersOfOrder(Float64Array.of(30, NaN, 10), order, few, fewTiers);
+  t.same([...fewTiers], [2048, 4096, 0], "two rows: the first and the middle tier");
+  t.same(
+    [
+      sparse.least[0],
+      sparse.greatest[0],
+      sparse.least[1],
+      sparse.greatest[2047],
+      sparse.least[2048],
+      sparse.greatest[4095],
+    ],
+    [10, 10, 10, 10, 30, 30],
+    "empty tiers take the greatest value before them",
+  );
   t.equal(tiers[7], 4096, "a row without the amount has no tier");
   t.equal(tiers[0], 0, "rows before the coverage are not touched");
 });

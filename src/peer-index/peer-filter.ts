@@ -16,6 +16,12 @@ export interface CompiledPeerFilter {
   exposure: "revenues" | "employees" | "marketCap";
   low: number;
   high: number;
+  /**
+   * Every organization type and every line passes (a broad group's usual rules): rows
+   * are matched on their exposure alone. The two table lookups were 60% of the pass
+   * over the broadest group's rows (2.0 ms against 0.8 for 524K rows at Advisen scale).
+   */
+  exposureOnly: boolean;
 }
 
 export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): CompiledPeerFilter {
@@ -44,6 +50,7 @@ export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): Com
     exposure: peers.exposure === "market_cap" ? "marketCap" : peers.exposure,
     low: comparable(low),
     high: comparable(high),
+    exposureOnly: organizations.every((ok) => ok === 1) && lines.every((ok) => ok === 1),
   };
 }
 
@@ -64,6 +71,7 @@ export function matchRows(
   const { organization, line } = columns;
   const exposure = columns[filter.exposure];
   const { low, high } = filter;
+  if (filter.exposureOnly) return matchExposure(exposure, low, high, start, end, out, count);
   const organizationOk = filter.organizations;
   const lineOk = filter.lines;
   // Without a branch per row (whether a row matches is as good as random): every row
@@ -73,6 +81,24 @@ export function matchRows(
     const value = exposure[i]!;
     out[count] = i;
     count += organizationOk[organization[i]!]! & lineOk[line[i]!]! & +(value >= low) & +(value <= high);
+  }
+  return count;
+}
+
+/** matchRows for a filter that is its exposure bounds alone. */
+function matchExposure(
+  exposure: Float64Array | Float32Array,
+  low: number,
+  high: number,
+  start: number,
+  end: number,
+  out: Uint32Array,
+  count: number,
+): number {
+  for (let i = start; i < end; i++) {
+    const value = exposure[i]!;
+    out[count] = i;
+    count += +(value >= low) & +(value <= high);
   }
   return count;
 }
@@ -89,17 +115,45 @@ export function matchCountingTiers(
   end: number,
   out: Uint32Array,
   count: number,
-  [c0, c1, c2, c3]: TierCounts,
+  counts: TierCounts,
 ): number {
   const { organization, line, limitTier, premiumTier, retentionTier, rpmTier } = programs;
   const exposure = programs[filter.exposure];
   const { low, high } = filter;
+  if (filter.exposureOnly)
+    return matchExposureCountingTiers(programs, exposure, low, high, start, end, out, count, counts);
+  const [c0, c1, c2, c3] = counts;
   const organizationOk = filter.organizations;
   const lineOk = filter.lines;
   for (let i = start; i < end; i++) {
     const value = exposure[i]!;
     out[count] = i;
     const matched = organizationOk[organization[i]!]! & lineOk[line[i]!]! & +(value >= low) & +(value <= high);
+    count += matched;
+    c0[limitTier[i]!]! += matched;
+    c1[premiumTier[i]!]! += matched;
+    c2[retentionTier[i]!]! += matched;
+    c3[rpmTier[i]!]! += matched;
+  }
+  return count;
+}
+
+/** matchCountingTiers for a filter that is its exposure bounds alone. */
+function matchExposureCountingTiers(
+  { limitTier, premiumTier, retentionTier, rpmTier }: ProgramColumns,
+  exposure: Float64Array | Float32Array,
+  low: number,
+  high: number,
+  start: number,
+  end: number,
+  out: Uint32Array,
+  count: number,
+  [c0, c1, c2, c3]: TierCounts,
+): number {
+  for (let i = start; i < end; i++) {
+    const value = exposure[i]!;
+    out[count] = i;
+    const matched = +(value >= low) & +(value <= high);
     count += matched;
     c0[limitTier[i]!]! += matched;
     c1[premiumTier[i]!]! += matched;

@@ -16,7 +16,6 @@ import {
   type LossColumns,
   type PeerSnapshot,
   type ProgramColumns,
-  type RowRange,
 } from "./snapshot.js";
 
 // Filled once the rows are in order, not loaded.

@@ -1,20 +1,8 @@
-import { NO_ROW, type RowRange } from "./snapshot.js";
+import { NO_ROW, type RowRange, type TierBounds } from "./snapshot.js";
 
 /** Tiers an amount's rows are cut into per coverage: 0 to TIERS - 1; NO_TIER for a row without the amount. */
 export const TIERS = 4096;
 export const NO_TIER = TIERS;
-
-/**
- * The least and the greatest value of each of a coverage's tiers of an amount (an
- * empty tier takes the greatest value of the tiers before it, -Infinity before any):
- * both ascend with the tier, so a request's amount falls in a short run of tiers and
- * every row of a tier outside it is known to lie below or above it without its value
- * being read (program-figures.ts).
- */
-export interface TierBounds {
-  least: Float64Array;
-  greatest: Float64Array;
-}
 
 /** Bounds of a coverage without rows. */
 export function emptyTierBounds(): TierBounds {

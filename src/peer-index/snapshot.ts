@@ -1,5 +1,4 @@
 import { Decimal } from "../benchmark/decimal.js";
-import type { TierBounds } from "./amount-tiers.js";
 import { NAICS_KEYS } from "./naics-key.js";
 
 /**
@@ -49,6 +48,18 @@ export interface RowRange {
 export interface NaicsRows extends RowRange {
   /** Key k holds rows [byNaics[k], byNaics[k + 1]); NAICS_KEYS + 1 entries. */
   byNaics: Int32Array;
+}
+
+/**
+ * The least and the greatest value of each of a coverage's tiers of an amount
+ * (amount-tiers.ts; an empty tier takes the greatest value of the tiers before it,
+ * -Infinity before any): both ascend with the tier, so a request's amount falls in a
+ * short run of tiers and every row of a tier outside it is known to lie below or
+ * above it without its value being read (program-figures.ts).
+ */
+export interface TierBounds {
+  least: Float64Array;
+  greatest: Float64Array;
 }
 
 /** What the snapshot holds of one coverage. */

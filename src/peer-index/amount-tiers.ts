@@ -1,12 +1,17 @@
-import { NO_ROW, type RowRange, type TierBounds } from "./snapshot.js";
+import { NO_ROW, type CoverageSlices, type RowRange, type TierBounds } from "./snapshot.js";
 
 /** Tiers an amount's rows are cut into per coverage: 0 to TIERS - 1; NO_TIER for a row without the amount. */
 export const TIERS = 4096;
 export const NO_TIER = TIERS;
 
-/** Bounds of a coverage without rows. */
-export function emptyTierBounds(): TierBounds {
+/** Bounds of an amount without rows. */
+function emptyTierBounds(): TierBounds {
   return { least: new Float64Array(TIERS).fill(-Infinity), greatest: new Float64Array(TIERS).fill(-Infinity) };
+}
+
+/** A coverage's tier bounds before it has rows (or for a coverage the snapshot lacks). */
+export function emptyCoverageTierBounds(): CoverageSlices["tierBounds"] {
+  return { limit: emptyTierBounds(), premium: emptyTierBounds(), retention: emptyTierBounds() };
 }
 
 /**

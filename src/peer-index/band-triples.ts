@@ -8,14 +8,16 @@ import { NO_BAND } from "./snapshot.js";
  * (contributor-counts.ts). Each amount has its bands and one slot more for none
  * (NULL): 19 x 19 x 18 triples, in two bytes a program where the three bands took three.
  */
-const SCALES = [LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS] as const;
-const SLOTS = SCALES.map((scale) => scale.labels.length + 1) as [number, number, number];
+type BandedAmount = "limit" | "premium" | "retention";
+const AMOUNTS = ["limit", "premium", "retention"] as const;
+const SCALES = { limit: LIMIT_BANDS, premium: PREMIUM_BANDS, retention: RETENTION_BANDS };
+const SLOTS = AMOUNTS.map((amount) => SCALES[amount].labels.length + 1) as [number, number, number];
 
 export const BAND_TRIPLES = SLOTS[0] * SLOTS[1] * SLOTS[2];
 
 /** An amount's slot: its band, or the scale's slot for none (NaN). */
 function slotOf(a: number, cents: number): number {
-  return Number.isNaN(cents) ? SLOTS[a]! - 1 : bandOfCents(SCALES[a]!, cents);
+  return Number.isNaN(cents) ? SLOTS[a]! - 1 : bandOfCents(SCALES[AMOUNTS[a]!], cents);
 }
 
 /** The triple of three amounts in cents (NaN: none). */
@@ -41,4 +43,15 @@ for (let triple = 0; triple < BAND_TRIPLES; triple++) {
   TRIPLE_BANDS.premium[triple] = bands[1]!;
   TRIPLE_BANDS.retention[triple] = bands[2]!;
   AMOUNTS_HELD[triple] = bands.reduce((held, band, a) => held | (+(band !== NO_BAND) << (2 - a)), 0);
+}
+
+/** One amount's band counts (SEMANTICS.md section 4) from counts of rows per band triple. */
+export function bandCountsOfTriples(triples: Int32Array, amount: BandedAmount): number[] {
+  const bandCounts = new Array<number>(SCALES[amount].labels.length).fill(0);
+  const bands = TRIPLE_BANDS[amount];
+  for (let triple = 0; triple < BAND_TRIPLES; triple++) {
+    const band = bands[triple]!;
+    if (band !== NO_BAND) bandCounts[band]! += triples[triple]!;
+  }
+  return bandCounts;
 }

@@ -24,7 +24,7 @@ import { scratchRows } from "./scratch.js";
 import { periodDays, trendFigures, type PeriodRows } from "./trend-figures.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
 import { tierCounts } from "./tier-select.js";
-import { emptyTierBounds } from "./amount-tiers.js";
+import { emptyCoverageTierBounds } from "./amount-tiers.js";
 import { countWidenings } from "./widening-counts.js";
 import { inTurn } from "../load-control/turns.js";
 import {
@@ -43,7 +43,7 @@ const UNKNOWN_COVERAGE: CoverageSlices = {
   losses: emptyNaicsRows(),
   exact: true,
   maxProgramsPerCompany: 0,
-  tierBounds: { limit: emptyTierBounds(), premium: emptyTierBounds(), retention: emptyTierBounds() },
+  tierBounds: emptyCoverageTierBounds(),
 };
 
 export interface IndexPeerEngineOptions {

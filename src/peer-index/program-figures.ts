@@ -1,12 +1,11 @@
-import { LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "../benchmark/bands.js";
 import { Decimal, roundHalfAwayFromZero } from "../benchmark/decimal.js";
 import type { SelectedAmounts } from "../benchmark/peer-engine.js";
 import type { AmountStatistics } from "../benchmark/peer-statistics.js";
 import type { RankCounts } from "../benchmark/percentile-rank.js";
 import { quantile, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
-import { comparable, NO_BAND, type CoverageSlices, type ProgramColumns, type TierBounds } from "./snapshot.js";
+import { comparable, type CoverageSlices, type ProgramColumns, type TierBounds } from "./snapshot.js";
 import { TIERS } from "./amount-tiers.js";
-import { BAND_TRIPLES, TRIPLE_BANDS } from "./band-triples.js";
+import { BAND_TRIPLES, bandCountsOfTriples } from "./band-triples.js";
 import { scratchRows } from "./scratch.js";
 import { amountTierCounts, exactCents, selectCountedRows } from "./tier-select.js";
 
@@ -56,7 +55,7 @@ export function assessmentFigures(
   const nearRows = scratchRows("gathered", count);
   const placed = placeByTiers(columns, rows, count, runs, triples, nearRows);
   const statistics = (amount: keyof typeof x): AmountStatistics => {
-    const bandCounts = bandCountsOf(triples, amount);
+    const bandCounts = bandCountsOfTriples(triples, amount);
     const near = compareNear(columns[amount], columns[`${amount}Tier`], runs[amount], nearRows, placed.near, x[amount]);
     return {
       bandCounts,
@@ -144,19 +143,6 @@ function tiersAround({ least, greatest }: TierBounds, amount: number): TierRun {
   while (last >= first && least[last]! > amount) last--;
   return { first, width: last - first };
 }
-
-/** One amount's band counts from the counts of the rows' band triples. */
-function bandCountsOf(triples: Int32Array, amount: "limit" | "premium" | "retention"): number[] {
-  const bandCounts = new Array<number>(SCALES[amount].labels.length).fill(0);
-  const bands = TRIPLE_BANDS[amount];
-  for (let triple = 0; triple < BAND_TRIPLES; triple++) {
-    const band = bands[triple]!;
-    if (band !== NO_BAND) bandCounts[band]! += triples[triple]!;
-  }
-  return bandCounts;
-}
-
-const SCALES = { limit: LIMIT_BANDS, premium: PREMIUM_BANDS, retention: RETENTION_BANDS };
 
 export interface RpmFiguresOfRows {
   firstQuartile: Decimal;

@@ -3,7 +3,7 @@ import type { CopyRow } from "./copy-rows.js";
 import { NAICS_KEYS, naicsKey } from "./naics-key.js";
 import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
 import { maxProgramsPerCompany } from "./programs-per-company.js";
-import { emptyTierBounds, tiersOfOrder } from "./amount-tiers.js";
+import { emptyCoverageTierBounds, tiersOfOrder } from "./amount-tiers.js";
 import { rankRows } from "./rank-rows.js";
 import { caseColumns } from "./case-columns.js";
 import { RecycledBuffers } from "./recycled-buffers.js";
@@ -66,7 +66,7 @@ export class SnapshotBuilder {
         losses: emptyNaicsRows(),
         exact: true,
         maxProgramsPerCompany: 0,
-        tierBounds: { limit: emptyTierBounds(), premium: emptyTierBounds(), retention: emptyTierBounds() },
+        tierBounds: emptyCoverageTierBounds(),
       });
     }
     if (lines.length > MAX_CODES)

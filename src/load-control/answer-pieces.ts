@@ -1,10 +1,10 @@
 /**
  * Byte pieces for the copied parts of large answers (a limit adequacy's cases: 1.9 MB
  * for a broad group at Advisen scale), lent to the code that fills them and given back
- * once the answer has been written. Made new for each answer, those megabytes set the
- * pace of V8's full collections: they count toward its global memory limit, and a full
- * collection came every sixth or seventh answer, each 3-11 ms of pause plus as much
- * again in marking steps, which made the operation's p95 two to three times its p50.
+ * once the answer has been written. Made new and dropped by each answer, those
+ * megabytes kept V8's full collections coming every sixth or seventh answer (3-11 ms of
+ * pause each, plus as much again in marking steps), which made the operation's p95 two
+ * to three times its p50; reused, half as many ran (docs/peer-index.md).
  *
  * Giving back is the risky half: a piece given back while still read would be written
  * into by another answer. So only the writer that knows the bytes have left the process
@@ -19,7 +19,7 @@ export class AnswerPieces {
   constructor(
     /** The size of every piece. */
     readonly size: number,
-    /** Pieces kept for reuse at most: a broadest answer's worth and some. */
+    /** Pieces kept for reuse at most. */
     private readonly keepAtMost: number,
   ) {}
 
@@ -48,5 +48,9 @@ export class AnswerPieces {
   }
 }
 
-/** The process's pieces: 64 KiB each (as many bytes as a JSON chunk), up to 8 MB kept. */
-export const answerPieces = new AnswerPieces(64 * 1024, 128);
+/**
+ * The process's pieces: 64 KiB each (as many bytes as a JSON chunk), up to 3 MiB kept (a
+ * broadest answer's 2.9 MB). Answers written at once take more, and those past this go
+ * to the collector as before: the RSS at peak is already near its 1 GB limit.
+ */
+export const answerPieces = new AnswerPieces(64 * 1024, 48);

@@ -1,7 +1,7 @@
 import type { LossYearFilter } from "../benchmark/loss-years.js";
 import type { LossCases } from "../benchmark/peer-statistics.js";
-import { firstAbove } from "./peer-filter.js";
 import { answerPieces } from "../load-control/answer-pieces.js";
+import { firstAbove } from "./peer-filter.js";
 import { forEachMarkedRank, markRank } from "./rank-bits.js";
 import { scratchBits, scratchRows } from "./scratch.js";
 import type { LossColumns, RowRange } from "./snapshot.js";

@@ -92,12 +92,16 @@ export interface LossCases {
  * A list of cases in the two forms an answer writes, each made when asked for (an
  * answer needs one), as pieces to write one after another: JSON items joined by commas
  * (no brackets), and the protobuf entries of the answer's list field. A piece starts
- * and ends at a case's edge.
+ * and ends at a case's edge. What has to be copied is copied into pieces from
+ * `newPiece`, so that the writer, which knows when the bytes are written, may lend them.
  */
 export interface RenderedCases {
-  json(): Uint8Array[];
-  protobuf(): Uint8Array[];
+  json(newPiece: NewPiece): Uint8Array[];
+  protobuf(newPiece: NewPiece): Uint8Array[];
 }
+
+/** Room to copy into: a piece of bytes of any size (not cleared). */
+export type NewPiece = () => Uint8Array<ArrayBuffer>;
 
 export interface LimitAdequacyStatistics {
   reference: CoverageReference;

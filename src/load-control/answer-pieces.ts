@@ -7,9 +7,10 @@
  * to three times its p50; reused, half as many ran (docs/peer-index.md).
  *
  * Giving back is the risky half: a piece given back while still read would be written
- * into by another answer. So only the writer that knows the bytes have left the process
+ * into by another answer. So only the writer that knows the bytes are no longer read
  * gives pieces back (rest-handler.ts: an HTTP/1.1 answer once finished, and not kept by
- * the answer cache); any other piece is simply left to the garbage collector.
+ * the answer cache); any other piece (an HTTP/2 answer's: the REST face lends to both)
+ * is left to the garbage collector, and the pool makes a new one when it is empty.
  */
 export class AnswerPieces {
   private readonly free: ArrayBuffer[] = [];
@@ -49,8 +50,7 @@ export class AnswerPieces {
 }
 
 /**
- * The process's pieces: 64 KiB each (as many bytes as a JSON chunk), up to 3 MiB kept (a
- * broadest answer's 2.9 MB). Answers written at once take more, and those past this go
+ * The process's pieces: 64 KiB each, up to 3 MiB kept (a broadest answer's 2.9 MB). Answers written at once take more, and those past this go
  * to the collector as before: the RSS at peak is already near its 1 GB limit.
  */
 export const answerPieces = new AnswerPieces(64 * 1024, 48);

@@ -1,6 +1,5 @@
 import type { LossYearFilter } from "../benchmark/loss-years.js";
-import type { LossCases } from "../benchmark/peer-statistics.js";
-import { answerPieces } from "../load-control/answer-pieces.js";
+import type { LossCases, NewPiece } from "../benchmark/peer-statistics.js";
 import { firstAbove } from "./peer-filter.js";
 import { forEachMarkedRank, markRank } from "./rank-bits.js";
 import { scratchBits, scratchRows } from "./scratch.js";
@@ -47,9 +46,8 @@ export function casesInOrder(columns: LossColumns, coverage: RowRange, rows: Uin
     amounts,
     rendered: {
       // Each JSON item starts with the comma that joins it to the one before.
-      // REST gives JSON pieces back once written (answer-pieces.ts); gRPC's are left to the collector.
-      json: () => caseBytes(caseJson, caseJsonStart, kept, 1, () => answerPieces.lend()),
-      protobuf: () => caseBytes(caseProto, caseProtoStart, kept, 0, () => new Uint8Array(PIECE)),
+      json: (newPiece) => caseBytes(caseJson, caseJsonStart, kept, 1, newPiece),
+      protobuf: (newPiece) => caseBytes(caseProto, caseProtoStart, kept, 0, newPiece),
     },
   };
 }
@@ -61,10 +59,12 @@ function markedPlaces(bits: Uint32Array, size: number, start: number, out: Uint3
   return out;
 }
 
-/** A run of cases this long or longer is listed as a view of the snapshot's bytes, not copied. */
+/**
+ * A run of cases this long or longer is listed as a view of the snapshot's bytes, not
+ * copied; shorter runs are copied together into pieces (of 64 KiB: rendered-lists.ts),
+ * few to write, each of them full.
+ */
 const LONG_RUN = 4096;
-/** Shorter runs are copied together into pieces of this size: few pieces to write, each of them full. */
-const PIECE = answerPieces.size;
 
 /**
  * The bytes of the cases at `places` (ascending), less the first `skip` bytes: long runs
@@ -74,13 +74,7 @@ const PIECE = answerPieces.size;
  * cost: some 2 ns a byte in a loop, against 0.1 for memcpy, so only the shortest runs
  * (a case or two) are copied in a loop. Each piece copied into comes from `newPiece`.
  */
-function caseBytes(
-  bytes: Uint8Array,
-  starts: Uint32Array,
-  places: Uint32Array,
-  skip: number,
-  newPiece: () => Uint8Array<ArrayBuffer>,
-) {
+function caseBytes(bytes: Uint8Array, starts: Uint32Array, places: Uint32Array, skip: number, newPiece: NewPiece) {
   const count = places.length;
   const pieces: Uint8Array[] = [];
   let piece = new Uint8Array(0);

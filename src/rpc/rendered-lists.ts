@@ -1,6 +1,8 @@
 import type { DescField, Message } from "@bufbuild/protobuf";
 import { WireType } from "@bufbuild/protobuf/wire";
 import type { HandlerContext } from "@connectrpc/connect";
+import type { NewPiece } from "../benchmark/peer-statistics.js";
+import { answerPieces } from "../load-control/answer-pieces.js";
 import { responseCaptureKey } from "./response-capture.js";
 
 /**
@@ -10,9 +12,12 @@ import { responseCaptureKey } from "./response-capture.js";
  * length each.
  */
 export interface RenderedList {
-  json(): readonly Uint8Array[];
-  protobuf(): readonly Uint8Array[];
+  json(newPiece: NewPiece): readonly Uint8Array[];
+  protobuf(newPiece: NewPiece): readonly Uint8Array[];
 }
+
+/** A new piece of the pool's size, for answers whose writer does not give pieces back. */
+const newPiece: NewPiece = () => new Uint8Array(answerPieces.size);
 
 const renderedJson = new WeakMap<Message, Map<DescField, readonly Uint8Array[]>>();
 
@@ -28,12 +33,16 @@ export function setRenderedList(context: HandlerContext, message: Message, field
   if (context.values.get(responseCaptureKey)) {
     let fields = renderedJson.get(message);
     if (!fields) renderedJson.set(message, (fields = new Map()));
-    fields.set(field, list.json());
+    // The REST writer gives these back once the answer is written (rest-handler.ts).
+    fields.set(
+      field,
+      list.json(() => answerPieces.lend()),
+    );
     return;
   }
   // protobuf-es writes an unknown field's tag, then its data: each piece less its first tag.
   const skip = tagLength(field.number);
-  const entries = list.protobuf().map((piece) => ({
+  const entries = list.protobuf(newPiece).map((piece) => ({
     no: field.number,
     wireType: WireType.LengthDelimited,
     data: piece.subarray(skip),

@@ -189,9 +189,10 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
 
 /**
  * Gives the answer's lent pieces back (answer-pieces.ts) once an HTTP/1.1 response has
- * finished: its last write's callback has run, so the kernel holds every byte. HTTP/2
- * answers are left out (when nghttp2 has done with a stream's bytes is not checked
- * here), as is an answer cut off before its end: their pieces go to the collector.
+ * finished: its last write's callback has run, so the kernel holds every byte (or, when
+ * the connection was destroyed first, the writes were cancelled and nothing reads them).
+ * HTTP/2 answers are left out: when nghttp2 has done with a stream's bytes is not
+ * checked here, so their pieces go to the collector.
  */
 function giveBackWhenWritten(res: NodeResponse, chunks: readonly Buffer[]): void {
   if (res instanceof ServerResponse) res.once("finish", () => answerPieces.giveBack(chunks));

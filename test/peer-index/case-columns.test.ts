@@ -4,7 +4,7 @@
 import t from "tap";
 import { caseColumns } from "../../src/peer-index/case-columns.js";
 import { createSeededRandom } from "../helpers/seeded-random.js";
-import { writtenCases } from "./helpers/written-cases.js";
+import { newPiece, writtenCases } from "./helpers/written-cases.js";
 
 const EDGE_IDS = [0, 1, 127, 128, 16_383, 16_384, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 49 + 3, 2 ** 53 - 1];
 const EDGE_AMOUNTS = [0, 1, 999, 2 ** 31, 2 ** 32 + 1, 1e15, 2 ** 53 - 1];
@@ -43,12 +43,12 @@ t.test("each place holds its row's case, in the writers' bytes", async (t) => {
     const proto = columns.caseProto.subarray(columns.caseProtoStart[start], columns.caseProtoStart[end]);
     t.equal(
       Buffer.from(json).toString("latin1"),
-      `,${Buffer.concat(expected.json()).toString("latin1")}`,
+      `,${Buffer.concat(expected.json(newPiece)).toString("latin1")}`,
       `JSON of places ${start} to ${end}`,
     );
     t.equal(
       Buffer.from(proto).toString("hex"),
-      Buffer.concat(expected.protobuf()).toString("hex"),
+      Buffer.concat(expected.protobuf(newPiece)).toString("hex"),
       `protobuf of places ${start} to ${end}`,
     );
   }

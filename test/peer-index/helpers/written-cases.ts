@@ -4,6 +4,9 @@ import { LimitAdequacySchema, LossCaseSchema } from "../../../gen/commercialpoli
 import type { LossCases, RenderedCases } from "../../../src/benchmark/peer-statistics.js";
 import { fieldJson } from "../../../src/transcoding/json-writer.js";
 
+/** Room to copy cases into, as a writer that keeps no pool gives it. */
+export const newPiece = () => new Uint8Array(64 * 1024);
+
 /**
  * The cases as the answer's writers write them from messages: the REST writer's JSON
  * items (no brackets) and protobuf-es's entries of LimitAdequacy.list_of_cases, each
@@ -28,7 +31,7 @@ export function writtenCases({ ids, amounts }: LossCases): RenderedCases {
 export function withWrittenCases<T extends { cases: LossCases }>(stats: T) {
   const { rendered, ...cases } = stats.cases;
   const forms = rendered ?? writtenCases(cases);
-  const bytes = { json: forms.json(), protobuf: forms.protobuf() };
+  const bytes = { json: forms.json(newPiece), protobuf: forms.protobuf(newPiece) };
   return {
     ...stats,
     cases,

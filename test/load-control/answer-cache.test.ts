@@ -13,19 +13,11 @@ import { callWithGrpcJs } from "../helpers/grpc-js-client.js";
 import { missingToken } from "../../src/auth/bearer-errors.js";
 import type { Authenticator } from "../../src/auth/authenticator.js";
 import { createAnswerCache, ifNoneMatchHits } from "../../src/load-control/answer-cache.js";
-import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
+import { FIXTURE_AS_OF, FIXTURE_GROUP_A as GROUP, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
 
 const P = "/commercialpolicybenchmark/v2.0";
-const GROUP = {
-  naics: ["52"],
-  coverageId: 1,
-  lineOfBusinessId: [0],
-  exposureType: "Revenues",
-  exposureRangeLow: 0,
-  exposureRangeHigh: 10_000_000,
-};
 const TOKEN = "Bearer any";
 
 /** Any caller with a token passes; a call without one is refused, as by the real verifier. */
@@ -179,16 +171,7 @@ t.test("gRPC, gRPC-Web and Connect callers get kept answers too, never from olde
   });
   const cache = async () =>
     ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: Record<string, number> }).answerCache;
-  const group = {
-    naics: ["52"],
-    coverageId: 1,
-    lineOfBusinessId: [0],
-    exposureType: "Revenues",
-    exposureRangeLow: 0,
-    exposureRangeHigh: 10_000_000,
-    limit: 1_000_000,
-    premium: 12_500.5,
-  };
+  const group = { ...GROUP, limit: 1_000_000, premium: 12_500.5 };
   const grpc = () =>
     callWithGrpcJs(server.url, AssessmentService.method.getAssessmentData, group, { authorization: TOKEN });
   const connect = (useBinaryFormat: boolean) =>

@@ -6,7 +6,7 @@
 import t from "tap";
 import type { Knex } from "knex";
 import { AnswerPieces, answerPieces } from "../../src/load-control/answer-pieces.js";
-import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
+import { FIXTURE_AS_OF, FIXTURE_GROUP_A, insertAnalyticsFixture, lossRow } from "../fixtures/analytics-fixture.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { startPeerIndex, waitFor } from "../helpers/peer-index.js";
 import { startTestServer } from "../helpers/server.js";
@@ -27,31 +27,14 @@ t.test("a pool lends pieces and takes back only its own, once", async (t) => {
 
 /** NAICS 52 and 54 companies' losses alternate by amount: group A's cases are runs of one, copied into pieces. */
 async function insertAlternatingLosses(knex: Knex, count: number): Promise<void> {
-  const rows = Array.from({ length: count }, (_, i) => ({
-    loss_event_id: 1000 + i,
-    company_id: i % 2 === 0 ? 1 : 4,
-    coverage_id: 1,
-    line_of_business_id: 11,
-    loss_category: "Securities",
-    loss_type: "Class Action",
-    accident_date: "2025-03-01",
-    filing_date: "2025-04-01",
-    status: "Settled",
-    total_amount: 10_000 + i,
-  }));
+  const rows = Array.from({ length: count }, (_, i) =>
+    lossRow(1000 + i, i % 2 === 0 ? 1 : 4, 11, "2025-03-01", "2025-04-01", 10_000 + i),
+  );
   await knex.batchInsert("loss_events", rows, 1000);
   await knex("dataset_version").increment("version", 1);
 }
 
-const GROUP_A = {
-  naics: ["52"],
-  coverageId: 1,
-  lineOfBusinessId: [0],
-  exposureType: "Revenues",
-  exposureRangeLow: 0,
-  exposureRangeHigh: 10_000_000,
-  clientLimit: 50_000,
-};
+const GROUP_A = { ...FIXTURE_GROUP_A, clientLimit: 50_000 };
 
 t.test("REST limit adequacy gives its pieces back once written", async (t) => {
   const { knex, url } = await createTestDatabase(t);

@@ -6,21 +6,11 @@ import { LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS, type BandScale } from "../
 import { createTestDatabase } from "../helpers/database.js";
 import { ENGINES, startPeerIndex } from "../helpers/peer-index.js";
 import { startTestServer } from "../helpers/server.js";
-import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
+import { FIXTURE_AS_OF, FIXTURE_GROUP_A as GROUP_A, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
 
 // Figures of test/fixtures/analytics-fixture.ts, worked out by hand from SEMANTICS.md.
 const P = "/commercialpolicybenchmark/v2.0";
 
-/** Peer group A: NAICS 52, coverage 1, every LOB, revenues 0..10M. Its peers are companies 1, 2, 3:
- *  4 is NAICS 54, 5 has no NAICS, 6 no revenues. In the default window: programs 1, 3, 4, 7, 11. */
-const GROUP_A = {
-  naics: ["52"],
-  coverageId: 1,
-  lineOfBusinessId: [0],
-  exposureType: "Revenues",
-  exposureRangeLow: 0,
-  exposureRangeHigh: 10_000_000,
-};
 /** Peer group B: NAICS 31 (company 7 alone), programs 12-15 on the band edges. */
 const GROUP_B = { naics: ["31"], coverageId: 1, exposureRangeLow: 0, exposureRangeHigh: 1e15 };
 

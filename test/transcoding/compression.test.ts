@@ -7,19 +7,11 @@ import { compressionGzip, createConnectTransport } from "@connectrpc/connect-nod
 import t from "tap";
 import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { chooseEncoding, compress } from "../../src/transcoding/compression.js";
-import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
+import { FIXTURE_AS_OF, FIXTURE_GROUP_A as GROUP, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
 import { createTestDatabase } from "../helpers/database.js";
 import { startTestServer } from "../helpers/server.js";
 
 const P = "/commercialpolicybenchmark/v2.0";
-const GROUP = {
-  naics: ["52"],
-  coverageId: 1,
-  lineOfBusinessId: [0],
-  exposureType: "Revenues",
-  exposureRangeLow: 0,
-  exposureRangeHigh: 10_000_000,
-};
 
 /** A POST with the raw answer: status, headers and the body as sent, not decoded. */
 function postRaw(

@@ -31,6 +31,11 @@ export class AnswerPieces {
     return new Uint8Array(buffer);
   }
 
+  /** Whether any of the chunks is a view of a lent piece (most answers hold none). */
+  holdsLent(chunks: readonly Uint8Array[]): boolean {
+    return chunks.some(({ buffer }) => this.lent.has(buffer));
+  }
+
   /**
    * Takes back the lent pieces among the chunks (views of them or of anything else, in
    * any number per piece), which nothing may read any more.

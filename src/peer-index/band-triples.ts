@@ -8,8 +8,8 @@ import { NO_BAND } from "./snapshot.js";
  * (contributor-counts.ts). Each amount has its bands and one slot more for none
  * (NULL): 19 x 19 x 18 triples, in two bytes a program where the three bands took three.
  */
-type BandedAmount = "limit" | "premium" | "retention";
 const AMOUNTS = ["limit", "premium", "retention"] as const;
+type BandedAmount = (typeof AMOUNTS)[number];
 const SCALES = { limit: LIMIT_BANDS, premium: PREMIUM_BANDS, retention: RETENTION_BANDS };
 const SLOTS = AMOUNTS.map((amount) => SCALES[amount].labels.length + 1) as [number, number, number];
 

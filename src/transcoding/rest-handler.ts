@@ -195,7 +195,9 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
  * checked here, so their pieces go to the collector.
  */
 function giveBackWhenWritten(res: NodeResponse, chunks: readonly Buffer[]): void {
-  if (res instanceof ServerResponse) res.once("finish", () => answerPieces.giveBack(chunks));
+  // Only answers that hold pieces (limit adequacy's) pay for a listener.
+  if (res instanceof ServerResponse && answerPieces.holdsLent(chunks))
+    res.once("finish", () => answerPieces.giveBack(chunks));
 }
 
 /** A 304, or the kept answer: true once it is on its way. */

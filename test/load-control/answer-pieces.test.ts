@@ -15,6 +15,8 @@ t.test("a pool lends pieces and takes back only its own, once", async (t) => {
   const pool = new AnswerPieces(16, 2);
   const first = pool.lend();
   t.equal(first.length, 16, "a piece is of the pool's size");
+  t.ok(pool.holdsLent([new Uint8Array(4), first.subarray(2, 3)]), "a view of a lent piece is seen among chunks");
+  t.notOk(pool.holdsLent([new Uint8Array(16)]), "and chunks of no lent piece are not");
   pool.giveBack([first.subarray(0, 4), first.subarray(4, 9), new Uint8Array(16), Buffer.from("not lent")]);
   t.equal(pool.freeCount(), 1, "two views of one piece give it back once; buffers never lent are ignored");
   pool.giveBack([first]);

@@ -8,6 +8,7 @@ import { createPeerIndex } from "../peer-index/peer-index.js";
 import { createDatasetVersionWatcher } from "../store/dataset-version-watcher.js";
 import { startMetricsServer } from "../metrics/metrics-server.js";
 import { createServiceMetrics } from "../metrics/service-metrics.js";
+import { missingMallocSettings } from "./malloc-settings.js";
 
 /**
  * Serves until SIGTERM or SIGINT, then drains (CONVENTIONS.md, Lifecycle and faults):
@@ -50,12 +51,11 @@ export async function runServer(options: {
   if (options.disclosure.kind === "none")
     log.warn("DISCLOSURE_RULE=none: partner data is answered without disclosure control");
   else log.info({ disclosure: describeRule(options.disclosure) }, "disclosure rule in force");
-  if (options.peerIndex && process.platform === "linux" && process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
-    // glibc's sliding mmap threshold keeps a replaced snapshot's columns in the heap: RSS
-    // steps up by about a snapshot after each of the first rebuilds (docs/operations.md, Soak).
-    log.warn(
-      "MALLOC_MMAP_THRESHOLD_ is not set: set it to 131072 so that replaced peer-index snapshots go back to the system",
-    );
+  const missing = process.platform === "linux" ? missingMallocSettings(process.env) : [];
+  if (options.peerIndex && missing.length > 0) {
+    // Without them, RSS steps up by about a snapshot after each of the first rebuilds
+    // and its peak is higher (malloc-settings.ts; docs/operations.md, Memory).
+    log.warn({ missing }, `set ${missing.join(" ")} in the environment: glibc keeps replaced snapshots otherwise`);
   }
   // Learns of every import within a second (LISTEN/NOTIFY), so that no answer computed
   // from older data outlives it; started in the background, it waits for the database.

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, openSync, closeSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "../../../src/dev/free-port.js";
+import { MALLOC_SETTINGS } from "../../../src/cli/malloc-settings.js";
 import { CPB_BIN } from "./cpb-command.js";
 import { startIdentity, type BenchIdentity } from "./identity.js";
 import { AS_OF } from "./options.js";
@@ -50,8 +51,8 @@ export async function startServer(settings: ServerSettings): Promise<ServerProce
       BENCHMARK_AS_OF: settings.asOf,
       LOG_LEVEL: "info",
       PEER_INDEX: settings.peerIndex,
-      // As the README asks of production: freed snapshots go back to the system.
-      MALLOC_MMAP_THRESHOLD_: "131072",
+      // As docs/operations.md asks of production (Memory).
+      ...MALLOC_SETTINGS,
       ...settings.env,
     },
     stdio: ["ignore", log, log],

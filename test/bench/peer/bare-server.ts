@@ -13,6 +13,8 @@ export type FromBareServer = { type: "listening"; port: number } | { type: "serv
 
 export interface BareServer {
   url: string;
+  /** Its process, whose CPU time warm-cpu.ts reads. */
+  pid: number;
   /** From now on every request gets this answer. */
   serve(answer: CannedAnswer): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +43,7 @@ export async function startBareServer(): Promise<BareServer> {
   if (listening.type !== "listening") throw new Error("unexpected message");
   return {
     url: `http://127.0.0.1:${listening.port}`,
+    pid: child.pid!,
     async serve(answer) {
       const serving = next("serving");
       child.send({ type: "serve", answer } satisfies ToBareServer);

@@ -1,0 +1,91 @@
+/**
+ * The warm path's CPU per answer: one cached request (the narrow class's POST total
+ * program count) at a fixed rate (autocannon -R), the server's CPU time (every thread,
+ * /proc/PID/stat) divided by the answers, against the bare `node:http` server answering
+ * the same bytes at the same rate, in alternating rounds. At a fixed rate both sides do
+ * the same work, so the figure is steadier on a noisy machine than the throughput ratio
+ * of `npm run bench`, which it complements when one step of the warm path is changed.
+ *
+ *   npm run bench -- --scale 1          # once: generates and imports cpb_bench_1
+ *   npm run bench:warm-cpu -- --scale 1 --rate 8000 --seconds 5 --rounds 5
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Command } from "commander";
+import { startBareServer } from "./peer/bare-server.js";
+import { withClient } from "./peer/bench-database.js";
+import { findClasses } from "./peer/classes.js";
+import { operationNamed } from "./peer/operations.js";
+import { AS_OF, positiveNumber } from "./peer/options.js";
+import { startServerWithIdentity } from "./peer/server-process.js";
+import { median } from "./peer/stats.js";
+import { baseVariant } from "./peer/variants.js";
+import { loadSpec } from "./peer/warm-run.js";
+
+const options = new Command("bench:warm-cpu")
+  .option("--scale <n>", "the scale `npm run bench` imported (database cpb_bench_<scale>)", positiveNumber, 1)
+  .option("--rate <n>", "requests a second, below both servers' capacity", positiveNumber, 8000)
+  .option("--seconds <n>", "of each round", positiveNumber, 5)
+  .option("--rounds <n>", "server then bare, this many times", positiveNumber, 5)
+  .parse()
+  .opts<{ scale: number; rate: number; seconds: number; rounds: number }>();
+
+const databaseUrl = `postgres://postgres@127.0.0.1:5432/cpb_bench_${String(options.scale).replace(/[^0-9]/g, "_")}`;
+const AUTOCANNON = path.join(path.dirname(createRequire(import.meta.url).resolve("autocannon")), "autocannon.js");
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User plus system CPU of every thread of a process, in seconds. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** autocannon at a fixed rate, in a process of its own: the answers it got, all of them 2xx. */
+async function fixedRate(spec: ReturnType<typeof loadSpec>): Promise<number> {
+  const args = [AUTOCANNON, "-j", "-c", String(spec.connections), "-d", String(options.seconds), "-R"];
+  args.push(String(options.rate), "-m", spec.method, "-b", spec.body ?? "");
+  for (const [name, value] of Object.entries(spec.headers)) args.push("-H", `${name}=${value}`);
+  const child = spawn(process.execPath, [...args, spec.url], { stdio: ["ignore", "pipe", "inherit"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise((resolve) => child.once("exit", resolve));
+  const result = JSON.parse(output) as { requests: { total: number }; non2xx: number; errors: number };
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.total;
+}
+
+const narrow = (await withClient(databaseUrl, (client) => findClasses(client, AS_OF)))[0]!;
+const call = operationNamed("POST total program count").call(narrow, baseVariant(narrow));
+const { identity, server } = await startServerWithIdentity({
+  databaseUrl,
+  peerIndex: "on",
+  logFile: path.join(".cpb", "bench", "warm-cpu-server.log"),
+});
+const bare = await startBareServer();
+try {
+  await server.ready(300_000);
+  const headers = { authorization: `Bearer ${identity.token}`, "content-type": "application/json" };
+  const first = await fetch(`${server.baseUrl}${call.path}`, { method: call.method, headers, body: call.body });
+  const body = Buffer.from(await first.arrayBuffer());
+  const contentType = first.headers.get("content-type") ?? "application/json";
+  await bare.serve({ status: first.status, contentType, bodyBase64: body.toString("base64") });
+  const ratios: number[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    const perAnswer = async (url: string, pid: number) => {
+      const before = cpuSeconds(pid);
+      const answers = await fixedRate(loadSpec(url, identity.token, call, 32, options.seconds));
+      return ((cpuSeconds(pid) - before) / answers) * 1e6;
+    };
+    const serverUs = await perAnswer(server.baseUrl, server.pid);
+    const bareUs = await perAnswer(bare.url, bare.pid);
+    ratios.push(serverUs / bareUs);
+    console.log(`round ${round}: server ${serverUs.toFixed(1)} µs, bare ${bareUs.toFixed(1)} µs per answer`);
+  }
+  console.log(`server ÷ bare CPU per answer: median ${median(ratios).toFixed(2)} (${options.rate} answers/s)`);
+} finally {
+  await bare.close();
+  await server.stop();
+  await identity.close();
+}

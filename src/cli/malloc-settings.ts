@@ -8,7 +8,7 @@
  *   them after the first rebuild).
  * - MALLOC_ARENA_MAX: two arenas instead of eight per core, for the main thread, the
  *   build's worker and libuv's pool: fewer half-empty arenas kept resident. The rebuild
- *   under load peaked 35-50 MiB lower at Advisen scale (4 runs).
+ *   under load peaked 28-47 MiB lower at Advisen scale (4 runs), 40 MiB in a whole bench.
  */
 export const MALLOC_SETTINGS: Readonly<Record<string, string>> = {
   MALLOC_MMAP_THRESHOLD_: "131072",

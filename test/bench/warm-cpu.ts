@@ -18,7 +18,7 @@ import { startBareServer } from "./peer/bare-server.js";
 import { withClient } from "./peer/bench-database.js";
 import { findClasses } from "./peer/classes.js";
 import { operationNamed } from "./peer/operations.js";
-import { AS_OF, positiveNumber } from "./peer/options.js";
+import { AS_OF, benchDatabaseUrl, positiveNumber } from "./peer/options.js";
 import { startServerWithIdentity } from "./peer/server-process.js";
 import { median } from "./peer/stats.js";
 import { baseVariant } from "./peer/variants.js";
@@ -32,7 +32,7 @@ const options = new Command("bench:warm-cpu")
   .parse()
   .opts<{ scale: number; rate: number; seconds: number; rounds: number }>();
 
-const databaseUrl = `postgres://postgres@127.0.0.1:5432/cpb_bench_${String(options.scale).replace(/[^0-9]/g, "_")}`;
+const databaseUrl = benchDatabaseUrl(options.scale);
 const AUTOCANNON = path.join(path.dirname(createRequire(import.meta.url).resolve("autocannon")), "autocannon.js");
 const CLOCK_TICKS_PER_SECOND = 100;
 

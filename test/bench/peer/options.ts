@@ -45,6 +45,11 @@ function scaleLabel(scale: number): string {
   return String(scale).replace(/[^0-9]/g, "_");
 }
 
+/** The database `npm run bench` imports at a scale, on the default server. */
+export function benchDatabaseUrl(scale: number): string {
+  return `${DEFAULT_SERVER_URL}/cpb_bench_${scaleLabel(scale)}`;
+}
+
 export function positiveNumber(text: string): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`"${text}" is not a positive number`);

@@ -1,6 +1,6 @@
 /**
  * The warm path's CPU per answer: one cached request (the narrow class's POST total
- * program count) at a fixed rate (autocannon -R), the server's CPU time (every thread,
+ * program count) at a fixed rate (the bench's load generator, autocannon's overallRate), the server's CPU time (every thread,
  * /proc/PID/stat) divided by the answers, against the bare `node:http` server answering
  * the same bytes at the same rate, in alternating rounds. At a fixed rate both sides do
  * the same work, so the figure is steadier on a noisy machine than the throughput ratio
@@ -9,14 +9,13 @@
  *   npm run bench -- --scale 1          # once: generates and imports cpb_bench_1
  *   npm run bench:warm-cpu -- --scale 1 --rate 8000 --seconds 5 --rounds 5
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { Command } from "commander";
 import { startBareServer } from "./peer/bare-server.js";
 import { withClient } from "./peer/bench-database.js";
 import { findClasses } from "./peer/classes.js";
+import { startLoadGenerator } from "./peer/load-generator.js";
 import { operationNamed } from "./peer/operations.js";
 import { AS_OF, benchDatabaseUrl, positiveNumber } from "./peer/options.js";
 import { startServerWithIdentity } from "./peer/server-process.js";
@@ -33,27 +32,12 @@ const options = new Command("bench:warm-cpu")
   .opts<{ scale: number; rate: number; seconds: number; rounds: number }>();
 
 const databaseUrl = benchDatabaseUrl(options.scale);
-const AUTOCANNON = path.join(path.dirname(createRequire(import.meta.url).resolve("autocannon")), "autocannon.js");
 const CLOCK_TICKS_PER_SECOND = 100;
 
 /** User plus system CPU of every thread of a process, in seconds. */
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-}
-
-/** autocannon at a fixed rate, in a process of its own: the answers it got, all of them 2xx. */
-async function fixedRate(spec: ReturnType<typeof loadSpec>): Promise<number> {
-  const args = [AUTOCANNON, "-j", "-c", String(spec.connections), "-d", String(options.seconds), "-R"];
-  args.push(String(options.rate), "-m", spec.method, "-b", spec.body ?? "");
-  for (const [name, value] of Object.entries(spec.headers)) args.push("-H", `${name}=${value}`);
-  const child = spawn(process.execPath, [...args, spec.url], { stdio: ["ignore", "pipe", "inherit"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise((resolve) => child.once("exit", resolve));
-  const result = JSON.parse(output) as { requests: { total: number }; non2xx: number; errors: number };
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.total;
 }
 
 const narrow = (await withClient(databaseUrl, (client) => findClasses(client, AS_OF)))[0]!;
@@ -64,6 +48,7 @@ const { identity, server } = await startServerWithIdentity({
   logFile: path.join(".cpb", "bench", "warm-cpu-server.log"),
 });
 const bare = await startBareServer();
+const load = await startLoadGenerator();
 try {
   await server.ready(300_000);
   const headers = { authorization: `Bearer ${identity.token}`, "content-type": "application/json" };
@@ -75,8 +60,11 @@ try {
   for (let round = 1; round <= options.rounds; round++) {
     const perAnswer = async (url: string, pid: number) => {
       const before = cpuSeconds(pid);
-      const answers = await fixedRate(loadSpec(url, identity.token, call, 32, options.seconds));
-      return ((cpuSeconds(pid) - before) / answers) * 1e6;
+      const spec = loadSpec(url, identity.token, call, 32, options.seconds);
+      const result = await load.run({ ...spec, overallRate: options.rate });
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      return ((cpuSeconds(pid) - before) / result.requests) * 1e6;
     };
     const serverUs = await perAnswer(server.baseUrl, server.pid);
     const bareUs = await perAnswer(bare.url, bare.pid);
@@ -85,6 +73,7 @@ try {
   }
   console.log(`server ÷ bare CPU per answer: median ${median(ratios).toFixed(2)} (${options.rate} answers/s)`);
 } finally {
+  await load.close();
   await bare.close();
   await server.stop();
   await identity.close();

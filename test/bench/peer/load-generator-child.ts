@@ -26,6 +26,7 @@ type Autocannon = (
     body?: string;
     connections: number;
     duration: number;
+    overallRate?: number;
     timeout: number;
     sampleInt: number;
   },
@@ -60,6 +61,7 @@ function run(id: number, spec: LoadSpec): void {
       body: spec.body,
       connections: spec.connections,
       duration: spec.durationSeconds,
+      overallRate: spec.overallRate,
       timeout: 30, // past the server's own 8 s query timeout: a slow answer shows as its 503
       sampleInt: 100, // a stop takes effect at the next sample
     },

@@ -9,6 +9,8 @@ export interface LoadSpec {
   connections: number;
   /** How long; a run started with `start` goes on until stopped (or this passes). */
   durationSeconds: number;
+  /** Requests a second over all connections, when fixed (warm-cpu.ts); else as fast as answered. */
+  overallRate?: number;
 }
 
 export interface LoadResult {

@@ -17,6 +17,8 @@ export interface Config {
   logLevel: string;
   /** PEER_INDEX: answer the analytics from the in-memory peer index (on) or from PostgreSQL alone (off). */
   peerIndex: boolean;
+  /** PEER_INDEX_SCAN_THREAD: let a second thread take part of the longest index scans (on a machine of two cores or more). */
+  scanThread: boolean;
   /** ANSWER_CACHE_MB: bytes of REST answers kept for repeated requests; 0 keeps none. */
   answerCacheBytes: number;
   /** DRAIN_PERIOD_MS: after SIGTERM, how long the server still accepts and answers before its listener closes. */
@@ -58,6 +60,7 @@ export function readConfig(env: NodeJS.ProcessEnv, defaults: { host: string; por
     asOf: readDate("BENCHMARK_AS_OF", env.BENCHMARK_AS_OF),
     logLevel: readChoice("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS) ?? "info",
     peerIndex: (readChoice("PEER_INDEX", env.PEER_INDEX, ["on", "off"]) ?? "on") === "on",
+    scanThread: (readChoice("PEER_INDEX_SCAN_THREAD", env.PEER_INDEX_SCAN_THREAD, ["on", "off"]) ?? "on") === "on",
     answerCacheBytes: readMegabytes("ANSWER_CACHE_MB", env.ANSWER_CACHE_MB, DEFAULT_ANSWER_CACHE_MB),
     drainMs: readMilliseconds("DRAIN_PERIOD_MS", env.DRAIN_PERIOD_MS, DEFAULT_DRAIN_MS, MAX_DRAIN_MS),
     admission: {

@@ -72,3 +72,13 @@ t.test(
     );
   },
 );
+
+t.test("PEER_INDEX_SCAN_THREAD: on by default, off when asked, nothing else", async (t) => {
+  t.equal(readConfig({}, serve).scanThread, true);
+  t.equal(readConfig({ PEER_INDEX_SCAN_THREAD: "off" }, serve).scanThread, false);
+  t.equal(readConfig({ PEER_INDEX_SCAN_THREAD: "on" }, serve).scanThread, true);
+  t.throws(
+    () => readConfig({ PEER_INDEX_SCAN_THREAD: "2" }, serve),
+    new ConfigError('PEER_INDEX_SCAN_THREAD must be one of on, off, not "2"'),
+  );
+});

@@ -95,6 +95,7 @@ export function registerDevCommand(program: Command): void {
         host: config.host,
         asOf: config.asOf,
         peerIndex: config.peerIndex,
+        scanThread: config.scanThread,
         answerCacheBytes: config.answerCacheBytes,
         admission: config.admission,
         corsOrigins: config.corsOrigins,

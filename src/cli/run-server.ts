@@ -32,6 +32,8 @@ export async function runServer(options: {
   databaseUrl: string;
   /** PEER_INDEX: answer the analytics from an in-memory snapshot, rebuilt on every import. */
   peerIndex: boolean;
+  /** PEER_INDEX_SCAN_THREAD: a second thread takes part of the longest index scans (scan-thread.ts). */
+  scanThread: boolean;
   /** ANSWER_CACHE_MB, in bytes. */
   answerCacheBytes: number;
   /** DRAIN_PERIOD_MS. */
@@ -61,7 +63,9 @@ export async function runServer(options: {
   // from older data outlives it; started in the background, it waits for the database.
   // The index builds its first snapshot when the watcher first reads the version, and
   // a new one on every later version.
-  const peerIndex = options.peerIndex ? createPeerIndex({ connectionString: options.databaseUrl, log }) : undefined;
+  const peerIndex = options.peerIndex
+    ? createPeerIndex({ connectionString: options.databaseUrl, log, scanThread: options.scanThread })
+    : undefined;
   const metrics = options.metricsPort === undefined ? undefined : createServiceMetrics({ knex, peerIndex });
   const watcher = createDatasetVersionWatcher({
     connectionString: options.databaseUrl,

@@ -55,6 +55,7 @@ export function registerServeCommand(program: Command): void {
         host: config.host,
         asOf: config.asOf,
         peerIndex: config.peerIndex,
+        scanThread: config.scanThread,
         answerCacheBytes: config.answerCacheBytes,
         admission: config.admission,
         drainMs: config.drainMs,

@@ -1,5 +1,6 @@
 import { companyConditionsHold, type DisclosureRule } from "../benchmark/disclosure-rule.js";
 import type { AssessmentContributors, Contributors } from "../benchmark/peer-statistics.js";
+import type { PeriodStatistics } from "../benchmark/trend-statistics.js";
 import { tallyCompanies, type CompanyTally } from "./company-tallies.js";
 import { scratchKeys } from "./scratch.js";
 import { AMOUNTS_HELD } from "./band-triples.js";
@@ -160,4 +161,20 @@ function sum(counts: Uint32Array): number {
   let total = 0;
   for (const n of counts) total += n;
   return total;
+}
+
+/** Who a market-trend period's sets rest on (SEMANTICS.md section 13): its programs, then those with each amount. */
+export function trendContributors(
+  snapshot: PeerSnapshot,
+  rows: Uint32Array,
+  bound: CompanyBound | undefined,
+): NonNullable<PeriodStatistics["contributors"]> {
+  const { programs, limit, premium, retention } = assessmentContributors(snapshot, rows, rows.length, bound);
+  return {
+    programs,
+    limit,
+    premium,
+    retention,
+    rpm: contributorsOfRows(snapshot, rows, rows.length, snapshot.programs.rpm, bound),
+  };
 }

@@ -9,21 +9,22 @@ import type {
   RpmStatistics,
 } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
-import { assessmentContributors, contributorsOfRows, type CompanyBound } from "./contributor-counts.js";
-import { casesInOrder, lossYearRange } from "./loss-figures.js";
+import type { PeriodStatistics } from "../benchmark/trend-statistics.js";
 import {
-  compilePeerFilter,
-  firstAbove,
-  matchCountingTiers,
-  matchRows,
-  type CompiledPeerFilter,
-} from "./peer-filter.js";
+  assessmentContributors,
+  contributorsOfRows,
+  trendContributors,
+  type CompanyBound,
+} from "./contributor-counts.js";
+import { casesInOrder, lossYearRange } from "./loss-figures.js";
+import { compilePeerFilter, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
-import { dayNumber } from "./day-number.js";
 import { scratchRows } from "./scratch.js";
-import { periodDays, trendFigures, type PeriodRows } from "./trend-figures.js";
+import { periodDays, trendFigures } from "./trend-figures.js";
+import { periodPrograms, periodRanges, splitPoint } from "./period-programs.js";
+import type { ScanThread } from "./scan-thread.js";
+import { rowsInWindow, windowDays } from "./window-rows.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
-import { tierCounts } from "./tier-select.js";
 import { emptyCoverageTierBounds } from "./amount-tiers.js";
 import { countWidenings } from "./widening-counts.js";
 import { inTurn } from "../load-control/turns.js";
@@ -58,6 +59,8 @@ export interface IndexPeerEngineOptions {
    * CompanyBound). Without it, every count is exact.
    */
   disclosure?: DisclosureRule;
+  /** A second thread reading the snapshot (scan-thread.ts) that takes part of long scans; it must hold each snapshot this engine reads. */
+  scanThread?: ScanThread;
 }
 
 interface Opened {
@@ -80,7 +83,9 @@ export function createIndexPeerEngine(
   fallback: PeerEngine,
   options: IndexPeerEngineOptions = {},
 ): PeerEngine {
-  return takingTurns(createEngine(currentSnapshot, fallback, options.contributors ?? false, options.disclosure));
+  return takingTurns(
+    createEngine(currentSnapshot, fallback, options.contributors ?? false, options.disclosure, options.scanThread),
+  );
 }
 
 function takingTurns(engine: PeerEngine): PeerEngine {
@@ -101,6 +106,7 @@ function createEngine(
   fallback: PeerEngine,
   counting: boolean,
   rule: DisclosureRule | undefined,
+  scanThread: ScanThread | undefined,
 ): PeerEngine {
   const boundOf = ({ coverage }: Opened): CompanyBound | undefined =>
     rule && { rule, maxPerCompany: coverage.maxProgramsPerCompany };
@@ -190,24 +196,36 @@ function createEngine(
       return answer;
     },
 
-    // Each period's programs matched straight into their own run of rows, and one pass
-    // over the span's loss years (trend-figures.ts).
+    // Each period's programs matched straight into their own run of rows, the older
+    // periods on the scan thread while this one takes the newer (period-programs.ts),
+    // and one pass over the span's loss years (trend-figures.ts).
     async trend(peers, periods) {
       const opened = open(peers.coverageId);
       if (!opened) return fallback.trend(peers, periods);
-      const filter = compilePeerFilter(opened.snapshot, peers);
+      const { snapshot, coverage } = opened;
+      const filter = compilePeerFilter(snapshot, peers);
+      const ranges = periodRanges(snapshot, coverage.programs, filter, periods.map(windowDays));
+      const contributors: NonNullable<PeriodStatistics["contributors"]>[] = [];
+      const counted = counting
+        ? (rows: Uint32Array) => contributors.push(trendContributors(snapshot, rows, boundOf(opened)))
+        : undefined;
+      // Contributors are counted from each period's rows, which only this thread sees.
+      const split = counted || !scanThread ? ranges.length : splitPoint(ranges, scanThread.minRowsToSplit);
+      const older = split < ranges.length ? scanThread?.startPeriods(snapshot, filter, ranges.slice(split)) : undefined;
+      const newer = periodPrograms(snapshot, filter, older ? ranges.slice(0, split) : ranges, counted);
       const span = trendSpan(periods);
-      const programs = matchPeriods(opened, filter, periods);
       // A loss's year is its loss date's: the span's years hold every loss of the span.
       const losses = matchLosses(opened, filter, {
         kind: "range",
         oldest: Number(span.start.slice(0, 4)),
         newest: Number(span.end.slice(0, 4)),
       });
-      const contributors = { counting, bound: boundOf(opened) };
+      const programs = older
+        ? [...newer, ...(older.result() ?? periodPrograms(snapshot, filter, ranges.slice(split)))]
+        : newer;
       return {
         reference: opened.reference,
-        periods: trendFigures(opened.snapshot, periodDays(periods), programs, losses, contributors),
+        periods: trendFigures(snapshot, periodDays(periods), programs, losses, counted && contributors),
       };
     },
 
@@ -229,46 +247,6 @@ function matchPrograms({ snapshot, coverage }: Opened, filter: CompiledPeerFilte
   return matchInGroups(snapshot.programs, coverage.programs, filter, "programs", (run) =>
     rowsInWindow(snapshot.programs.day, run, days),
   );
-}
-
-/** A window as day numbers: after its start, up to its end. */
-function windowDays(window: TimeWindow): { after: number; until: number } {
-  return { after: dayNumber(window.start), until: dayNumber(window.end) };
-}
-
-/** The rows of a NAICS key's run (sorted by day) inside a window (after < day <= until): one range. */
-function rowsInWindow(day: Int32Array, { start, end }: RowRange, { after, until }: ReturnType<typeof windowDays>) {
-  return { start: firstAbove(day, start, end, after), end: firstAbove(day, start, end, until) };
-}
-
-/**
- * The peer programs of each period, period after period in one buffer: a period, like
- * any window, is one range of rows in each NAICS key the peer group's codes match, so
- * the rows come out grouped with no sort. `starts[k]` is period k's first row, and
- * `starts[periods.length]` the count; `tiers[k]` counts period k's amount tiers,
- * counted while matching (tier-select.ts).
- */
-function matchPeriods(
-  { snapshot, coverage }: Opened,
-  filter: CompiledPeerFilter,
-  periods: readonly TimeWindow[],
-): PeriodRows {
-  const { byNaics, start, end } = coverage.programs;
-  const rows = scratchRows("programs", end - start);
-  const starts = new Int32Array(periods.length + 1);
-  const tiers = periods.map((_, k) => tierCounts(k));
-  let count = 0;
-  periods.forEach((period, k) => {
-    starts[k] = count;
-    const days = windowDays(period);
-    for (const key of filter.naicsKeys) {
-      if (byNaics[key] === byNaics[key + 1]) continue;
-      const range = rowsInWindow(snapshot.programs.day, { start: byNaics[key]!, end: byNaics[key + 1]! }, days);
-      count = matchCountingTiers(snapshot.programs, filter, range.start, range.end, rows, count, tiers[k]!);
-    }
-  });
-  starts[periods.length] = count;
-  return { rows, starts, tiers };
 }
 
 /** The peer loss events passing the loss-year filter: in each NAICS key matched, the years are one range. */

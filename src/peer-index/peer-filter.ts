@@ -8,9 +8,13 @@ import { TIER_SLOTS, type TierCounts } from "./tier-select.js";
  * against one snapshot: lookup tables for NAICS keys, organization types and lines,
  * and the exposure bounds as exact numbers.
  */
-export interface CompiledPeerFilter {
+export interface CompiledPeerFilter extends RowFilter {
   /** The NAICS keys the codes match, ascending: the only row groups to read. */
   naicsKeys: number[];
+}
+
+/** The rules each row of the groups read is matched by (plain data: the scan thread gets it too). */
+export interface RowFilter {
   organizations: Uint8Array;
   lines: Uint8Array;
   exposure: "revenues" | "employees" | "marketCap";
@@ -62,7 +66,7 @@ export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): Com
  */
 export function matchRows(
   columns: CompanyColumns,
-  filter: CompiledPeerFilter,
+  filter: RowFilter,
   start: number,
   end: number,
   out: Uint32Array,
@@ -110,7 +114,7 @@ function matchExposure(
  */
 export function matchCountingTiers(
   programs: ProgramColumns,
-  filter: CompiledPeerFilter,
+  filter: RowFilter,
   start: number,
   end: number,
   out: Uint32Array,

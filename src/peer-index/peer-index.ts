@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { buildSnapshotInWorker } from "./build-in-worker.js";
 import { releaseSnapshot } from "./release-snapshot.js";
+import { startScanThread, type ScanThread } from "./scan-thread.js";
 import { snapshotBytes, type PeerSnapshot } from "./snapshot.js";
 
 /** What /readyz and the logs say of the index. */
@@ -31,7 +32,9 @@ export interface PeerIndex {
   /** Whether the first snapshot is in. */
   ready(): boolean;
   status(): PeerIndexStatus;
-  /** Stops retrying; a build under way finishes unseen. */
+  /** The thread that scans the current snapshot beside the server thread (scan-thread.ts), if there is one. */
+  scanThread(): ScanThread | undefined;
+  /** Stops retrying, and the scan thread; a build under way finishes unseen. */
   stop(): void;
 }
 
@@ -42,6 +45,8 @@ export interface PeerIndexOptions {
   build?: (connectionString: string) => Promise<PeerSnapshot>;
   /** First retry delay after a failed build; doubled up to 30 s. Default 1 s. */
   retryDelayMs?: number;
+  /** Whether to start a scan thread (on a machine of two cores or more). Default true. */
+  scanThread?: boolean;
 }
 
 const MAX_RETRY_DELAY_MS = 30_000;
@@ -74,6 +79,7 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
   let retryDelay = firstRetryDelay;
+  const scanThread = options.scanThread === false ? undefined : startScanThread();
 
   const fresh = () => snapshot !== undefined && (known === undefined || snapshot.version === known);
   const answering = () => (fresh() || (building && !lastBuildFailed) ? snapshot : undefined);
@@ -94,6 +100,8 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
       // What the build read is the database's state; a newer version notified meanwhile builds again.
       const previous = snapshot;
       snapshot = next;
+      // The scan thread lets go of the previous one before it is released.
+      scanThread?.adopt(next);
       if (previous) releaseSnapshot(previous);
       buildMs = Math.round(performance.now() - started);
       bytes = snapshotBytes(next);
@@ -137,9 +145,11 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
     },
     ready: () => snapshot !== undefined,
     status: statusNow,
+    scanThread: () => scanThread,
     stop() {
       stopped = true;
       clearTimeout(retryTimer);
+      void scanThread?.close();
     },
   };
 }

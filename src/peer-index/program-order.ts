@@ -58,17 +58,18 @@ function countingSort(rows: number, keys: number, keyOf: (row: number) => number
 export interface Permuter {
   permute<T extends Column>(column: T): T;
   /** The spare buffers left over once every column is permuted, one per element size: free. */
-  leftovers(): ArrayBuffer[];
+  leftovers(): ArrayBufferLike[];
 }
 
 export function createPermuter(order: Uint32Array): Permuter {
-  const spares = new Map<number, ArrayBuffer>();
+  const spares = new Map<number, ArrayBufferLike>();
   return {
     permute<T extends Column>(column: T): T {
       const size = column.BYTES_PER_ELEMENT;
       const capacity = column.length;
-      const spare = spares.get(size) ?? new ArrayBuffer(capacity * size);
-      spares.set(size, column.buffer as ArrayBuffer);
+      // Shared columns stay shared (snapshot-builder.ts); the first column of a size brings the spare's kind.
+      const spare = spares.get(size) ?? likeBuffer(column.buffer, capacity * size);
+      spares.set(size, column.buffer);
       if (size >= 4)
         gather(
           new Uint32Array(column.buffer, column.byteOffset, capacity * (size / 4)),
@@ -79,7 +80,7 @@ export function createPermuter(order: Uint32Array): Permuter {
       else if (size === 2)
         gather(new Uint16Array(column.buffer, column.byteOffset, capacity), new Uint16Array(spare), order, 1);
       else gather(new Uint8Array(column.buffer, column.byteOffset, capacity), new Uint8Array(spare), order, 1);
-      return new (column.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => T)(
+      return new (column.constructor as new (buffer: ArrayBufferLike, offset: number, length: number) => T)(
         spare,
         0,
         order.length,
@@ -87,6 +88,11 @@ export function createPermuter(order: Uint32Array): Permuter {
     },
     leftovers: () => [...spares.values()],
   };
+}
+
+/** A new buffer of `bytes`, shared when `like` is. */
+function likeBuffer(like: ArrayBufferLike, bytes: number): ArrayBufferLike {
+  return like instanceof SharedArrayBuffer ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
 }
 
 function gather(

@@ -5,12 +5,11 @@
  * scale they are 100 MB, as much as the rank columns made from them.
  */
 export class RecycledBuffers {
-  private readonly free: { buffer: ArrayBuffer; used: number }[] = [];
+  private readonly free: { buffer: ArrayBufferLike; used: number }[] = [];
 
   give(...buffers: ArrayBufferLike[]): void {
     for (const buffer of buffers) {
-      if (buffer instanceof ArrayBuffer && !this.free.some((slot) => slot.buffer === buffer))
-        this.free.push({ buffer, used: 0 });
+      if (!this.free.some((slot) => slot.buffer === buffer)) this.free.push({ buffer, used: 0 });
     }
   }
 
@@ -21,7 +20,7 @@ export class RecycledBuffers {
    */
   uint32(length: number): Uint32Array {
     const bytes = length * Uint32Array.BYTES_PER_ELEMENT;
-    const room = (slot: { buffer: ArrayBuffer; used: number }) => slot.buffer.byteLength - slot.used;
+    const room = (slot: { buffer: ArrayBufferLike; used: number }) => slot.buffer.byteLength - slot.used;
     const slot = this.free.filter((candidate) => room(candidate) >= bytes).sort((a, b) => room(a) - room(b))[0];
     if (!slot) return new Uint32Array(length);
     const array = new Uint32Array(slot.buffer, slot.used, length);

@@ -77,22 +77,26 @@ export class SnapshotBuilder {
     }
   }
 
-  /** Room for up to `capacity` programs, in load order. */
+  /**
+   * Room for up to `capacity` programs, in load order. The columns are shared from the
+   * first row (the permutation reuses their buffers, so sharing them at the end would
+   * be a copy at the build's peak): the scan thread reads them too (scan-thread.ts).
+   */
   startPrograms(capacity: number): void {
     this.programs = {
-      ...companyColumns(capacity),
-      day: new Int32Array(capacity),
-      limit: new Float64Array(capacity),
-      premium: new Float64Array(capacity),
-      retention: new Float64Array(capacity),
-      bandTriple: new Uint16Array(capacity),
-      rpm: new Float64Array(capacity),
+      ...companyColumns(capacity, shared),
+      day: shared(Int32Array, capacity),
+      limit: shared(Float64Array, capacity),
+      premium: shared(Float64Array, capacity),
+      retention: shared(Float64Array, capacity),
+      bandTriple: shared(Uint16Array, capacity),
+      rpm: shared(Float64Array, capacity),
       limitTier: new Uint16Array(0),
       premiumTier: new Uint16Array(0),
       retentionTier: new Uint16Array(0),
       rpmTier: new Uint16Array(0),
-      company: new Uint32Array(capacity),
-      source: new Uint16Array(capacity),
+      company: shared(Uint32Array, capacity),
+      source: shared(Uint16Array, capacity),
     };
     this.startRows(capacity);
   }
@@ -159,7 +163,7 @@ export class SnapshotBuilder {
       Math.max(0, ...coverages.map(({ programs }) => programs.end - programs.start)),
     );
     for (const amount of ["limit", "premium", "retention", "rpm"] as const) {
-      const tiers = (sorted[`${amount}Tier`] = new Uint16Array(rows));
+      const tiers = (sorted[`${amount}Tier`] = shared(Uint16Array, rows));
       for (const coverage of coverages) {
         const range = coverage.programs;
         rankRows(sorted[amount], range, order, scratch, amount === "rpm" ? this.largeRpms : undefined);
@@ -173,7 +177,7 @@ export class SnapshotBuilder {
   /** Room for exactly `rows` loss events. */
   startLosses(rows: number): void {
     this.losses = {
-      ...companyColumns(rows),
+      ...companyColumns(rows, owned),
       year: new Int32Array(rows),
       day: new Int32Array(rows),
       amount: new Float64Array(rows),
@@ -303,13 +307,25 @@ export class SnapshotBuilder {
   }
 }
 
-function companyColumns(rows: number): CompanyColumns {
+type Column = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array;
+type Allocate = <T extends Column>(
+  type: { new (buffer: ArrayBufferLike): T; BYTES_PER_ELEMENT: number },
+  length: number,
+) => T;
+
+/** A zeroed column on a SharedArrayBuffer. */
+const shared: Allocate = (type, length) => new type(new SharedArrayBuffer(length * type.BYTES_PER_ELEMENT));
+
+/** A zeroed column of the thread's own, which release-snapshot.ts can give back at once. */
+const owned: Allocate = (type, length) => new type(new ArrayBuffer(length * type.BYTES_PER_ELEMENT));
+
+function companyColumns(rows: number, allocate: Allocate): CompanyColumns {
   return {
-    organization: new Uint16Array(rows),
-    line: new Uint16Array(rows),
-    revenues: new Float64Array(rows),
-    employees: new Float32Array(rows),
-    marketCap: new Float64Array(rows),
+    organization: allocate(Uint16Array, rows),
+    line: allocate(Uint16Array, rows),
+    revenues: allocate(Float64Array, rows),
+    employees: allocate(Float32Array, rows),
+    marketCap: allocate(Float64Array, rows),
   };
 }
 

@@ -199,13 +199,22 @@ export interface PeerSnapshot {
   readonly losses: LossColumns;
 }
 
-/** The buffers behind the snapshot's columns, each once: a column may be a view of a larger buffer, and some share one. */
-export function snapshotBuffers(snapshot: PeerSnapshot): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
+/**
+ * The buffers behind the snapshot's columns, each once: a column may be a view of a
+ * larger buffer, and some share one. The program columns' buffers are shared
+ * (SharedArrayBuffer), so that the scan thread reads them too (scan-thread.ts).
+ */
+export function snapshotBuffers(snapshot: PeerSnapshot): ArrayBufferLike[] {
+  const buffers = new Set<ArrayBufferLike>();
   for (const table of [snapshot.programs, snapshot.losses]) {
-    for (const column of Object.values(table) as ArrayBufferView[]) buffers.add(column.buffer as ArrayBuffer);
+    for (const column of Object.values(table) as ArrayBufferView[]) buffers.add(column.buffer);
   }
   return [...buffers];
+}
+
+/** The buffers of snapshotBuffers that can be transferred, which shared ones cannot: every one but the program columns'. */
+export function ownedBuffers(snapshot: PeerSnapshot): ArrayBuffer[] {
+  return snapshotBuffers(snapshot).filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer);
 }
 
 /** Bytes held by the snapshot's columns (their whole buffers). */

@@ -136,7 +136,11 @@ export function createApp({
   const contributors = disclosure.kind !== "none";
   const sqlEngine = createSqlPeerEngine(knex, { contributors });
   const peerEngine = peerIndex
-    ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine, { contributors, disclosure })
+    ? createIndexPeerEngine(() => peerIndex.current(), sqlEngine, {
+        contributors,
+        disclosure,
+        scanThread: peerIndex.scanThread(),
+      })
     : sqlEngine;
   // A refusal names the best wider group (SEMANTICS.md section 14), counted only then.
   const disclosureGuard = createDisclosureGuard(disclosure, log, (group) =>

@@ -204,6 +204,7 @@ t.test("the peer index's status: state, version, bytes, build time, rows", async
     datasetChanged: () => {},
     ready: () => status.version !== null,
     status: () => status,
+    scanThread: () => undefined,
     stop: () => {},
   };
   const { metricsUrl } = await startMeteredServer(t, knex, { peerIndex });

@@ -15,6 +15,7 @@ import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
 import { importDataset } from "../../src/ingest/import-dataset.js";
 import { buildSnapshot } from "../../src/peer-index/build-snapshot.js";
 import { createIndexPeerEngine } from "../../src/peer-index/index-engine.js";
+import { startScanThread } from "../../src/peer-index/scan-thread.js";
 import { createSqlPeerEngine } from "../../src/store/sql-peer-engine.js";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 import { createTestDatabase } from "../helpers/database.js";
@@ -136,6 +137,12 @@ for (const datasetCase of cases) {
     const fallbackCalls = new Map<number, number>();
     const sql = createSqlPeerEngine(knex);
     const index = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls));
+    // Every trend of two periods or more split between the two threads (scan-thread.ts).
+    const scanThread = startScanThread({ cores: 2, minRowsToSplit: 0 })!;
+    t.teardown(() => scanThread.close());
+    scanThread.adopt(snapshot);
+    while (!scanThread.started()) await new Promise((resolve) => setTimeout(resolve, 20));
+    const split = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls), { scanThread });
     const pool = await drawPool(dir);
 
     t.strictSame(
@@ -170,6 +177,7 @@ for (const datasetCase of cases) {
             withWrittenCases(await e.limitAdequacy(peers, years, timeWindow(datasetCase.asOf, DEFAULT_TRAILING))),
         ],
         ["trend", (e) => e.trend(peers, periods)],
+        ["trend split between threads", (e) => (e === index ? split : e).trend(peers, periods)],
         ["widenings", (e) => e.widenings(wideningSpace(peers, datasetCase.asOf, trailingOf(window, datasetCase.asOf)))],
       ];
       for (const [name, call] of calls) {
@@ -179,7 +187,9 @@ for (const datasetCase of cases) {
         t.strictSame(actual, expected, `${name} #${group} differs`, { peers: plain(peers), window, years });
       }
     }
-    t.equal(mismatches, 0, `${GROUPS} peer groups, seven calls each, answered identically`);
+    t.equal(mismatches, 0, `${GROUPS} peer groups, eight calls each, answered identically`);
+    t.ok(scanThread.counts().answered > 0, "the scan thread scanned periods of the trends");
+    t.equal(scanThread.counts().declined, 0, "and declined none");
     const unexpected = [...fallbackCalls.keys()].filter((id) => !datasetCase.sqlCoverages.includes(id));
     t.strictSame(unexpected, [], "the index answered every other coverage itself");
     if (datasetCase.sqlCoverages.length) t.ok(fallbackCalls.size > 0, "calls on the inexact coverage went to SQL");

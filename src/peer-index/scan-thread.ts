@@ -1,0 +1,167 @@
+import { availableParallelism } from "node:os";
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
+import type { RowFilter } from "./peer-filter.js";
+import type { PeriodPrograms, PeriodRanges, ProgramSnapshot } from "./period-programs.js";
+import type { PeerSnapshot } from "./snapshot.js";
+import { workerRunning } from "./worker-module.js";
+
+/** A message to the scan thread: the snapshot it is handed (its program columns shared, not copied), or a job. */
+export type ScanMessage =
+  | { kind: "snapshot"; snapshot: ProgramSnapshot }
+  | { kind: "periods"; id: number; version: number; filter: RowFilter; periods: PeriodRanges[] };
+
+/** The scan thread's answer to a "periods" message: undefined when it holds another snapshot. */
+export interface ScanAnswer {
+  id: number;
+  periods: PeriodPrograms[] | undefined;
+}
+
+/**
+ * Indexes into the control words: how many messages the server thread has posted, how
+ * many answers the scan thread has, and whether the thread has started (1): until it
+ * has (its module loads in tens of milliseconds, through tsx in seconds), it gets no job.
+ */
+export const POSTED = 0;
+export const ANSWERED = 1;
+export const STARTED = 2;
+
+/**
+ * An answer not in by then means the thread is gone (a crash is only heard of at the
+ * server thread's next turn) or stuck: the server thread computes the periods itself,
+ * and the thread is not asked again. A trend's half takes milliseconds.
+ */
+const ANSWER_DEADLINE_MS = 2_000;
+
+/**
+ * Rows below which a scan is not shared: a round trip to the thread costs some 30 µs,
+ * 50,000 rows some 1 ms.
+ */
+const MIN_ROWS_TO_SPLIT = 50_000;
+
+export interface ScanThreadOptions {
+  /** The machine's cores; by default what Node sees (availableParallelism). */
+  cores?: number;
+  /** Default MIN_ROWS_TO_SPLIT; tests share every scan. */
+  minRowsToSplit?: number;
+}
+
+export interface ScanThread {
+  /** Scans of fewer rows are not shared with the thread. */
+  readonly minRowsToSplit: number;
+  /**
+   * Hands the thread the snapshot requests read from now on; it drops the one before
+   * and collects its garbage, so that the shared columns can be freed
+   * (release-snapshot.ts). Call it before releasing the one before.
+   */
+  adopt(snapshot: PeerSnapshot): void;
+  /**
+   * Starts a market trend's periods (period-programs.ts) on the thread, to be read with
+   * `result()` once this thread has done its own part; undefined when the thread cannot
+   * take them (it has not started, does not hold this snapshot, or is gone).
+   */
+  startPeriods(
+    snapshot: PeerSnapshot,
+    filter: RowFilter,
+    periods: PeriodRanges[],
+  ): { result(): PeriodPrograms[] | undefined } | undefined;
+  /** Whether the thread has started: it takes jobs from then on. */
+  started(): boolean;
+  /** Jobs the thread answered, and those it did not (another snapshot, a failure, too late): the server thread computed those. */
+  counts(): { answered: number; declined: number };
+  close(): Promise<void>;
+}
+
+/**
+ * A second thread that reads the snapshot's program columns beside the server thread,
+ * so that one long scan uses both cores: a market trend's older periods are scanned
+ * there while the server thread scans the newer. The columns are SharedArrayBuffers
+ * (snapshot-builder.ts), handed over once per snapshot, not per call.
+ *
+ * The call stays synchronous, as every index computation is (index-engine.ts): the
+ * thread waits on a shared word (Atomics.wait) rather than on its event loop, and the
+ * server thread posts a job, computes its own part, then waits on the other word for
+ * the answer, which it reads with receiveMessageOnPort. A round trip costs some 30
+ * µs. Undefined on a machine with one core, where there is no second core to use.
+ */
+export function startScanThread(options: ScanThreadOptions = {}): ScanThread | undefined {
+  if ((options.cores ?? availableParallelism()) < 2) return undefined;
+  const control = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+  const { port1: port, port2 } = new MessageChannel();
+  const worker: Worker = workerRunning("./scan-thread-body.ts", {
+    workerData: { control, port: port2 },
+    transferList: [port2],
+  });
+  // Waiting on a shared word keeps no handle: the server may exit under it.
+  worker.unref();
+  let gone = false;
+  worker.once("exit", () => (gone = true));
+  worker.once("error", () => (gone = true));
+  // Only to know it again: the snapshot's memory is the index's to keep or free.
+  let held: WeakRef<PeerSnapshot> | undefined;
+  let nextId = 0;
+  const counts = { answered: 0, declined: 0 };
+
+  function post(message: ScanMessage): void {
+    port.postMessage(message);
+    Atomics.add(control, POSTED, 1);
+    Atomics.notify(control, POSTED);
+  }
+
+  return {
+    minRowsToSplit: options.minRowsToSplit ?? MIN_ROWS_TO_SPLIT,
+
+    adopt(snapshot) {
+      if (gone) return;
+      held = new WeakRef(snapshot);
+      const { version, programs, companyCount, largeRpms } = snapshot;
+      post({ kind: "snapshot", snapshot: { version, programs, companyCount, largeRpms } });
+    },
+
+    startPeriods(snapshot, { organizations, lines, exposure, low, high, exposureOnly }, periods) {
+      if (gone || held?.deref() !== snapshot || Atomics.load(control, STARTED) !== 1) return undefined;
+      const id = ++nextId;
+      const filter = { organizations, lines, exposure, low, high, exposureOnly };
+      post({ kind: "periods", id, version: snapshot.version, filter, periods });
+      return {
+        result() {
+          const periods = answerTo(id, port, control);
+          if (periods === "late") {
+            gone = true;
+            void worker.terminate();
+          }
+          if (periods === "late" || periods === undefined) {
+            counts.declined++;
+            return undefined;
+          }
+          counts.answered++;
+          return periods;
+        },
+      };
+    },
+
+    started: () => Atomics.load(control, STARTED) === 1,
+    counts: () => ({ ...counts }),
+
+    async close() {
+      gone = true;
+      port.close();
+      await worker.terminate();
+    },
+  };
+}
+
+/** Waits for the answer to message `id` (earlier answers, of calls that gave up on theirs, are dropped). */
+function answerTo(id: number, port: MessagePort, control: Int32Array): PeriodPrograms[] | undefined | "late" {
+  const deadline = performance.now() + ANSWER_DEADLINE_MS;
+  for (;;) {
+    // The thread posts its answer before it counts it: a count seen means the answer is on the port.
+    const answered = Atomics.load(control, ANSWERED);
+    const answer = receiveMessageOnPort(port)?.message as ScanAnswer | undefined;
+    if (answer) {
+      if (answer.id === id) return answer.periods;
+      continue;
+    }
+    const left = deadline - performance.now();
+    if (left <= 0 || Atomics.wait(control, ANSWERED, answered, left) === "timed-out") return "late";
+  }
+}

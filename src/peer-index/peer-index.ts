@@ -79,7 +79,7 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
   let retryDelay = firstRetryDelay;
-  const scanThread = options.scanThread === false ? undefined : startScanThread();
+  const scanThread = options.scanThread === false ? undefined : startScanThread({ log });
 
   const fresh = () => snapshot !== undefined && (known === undefined || snapshot.version === known);
   const answering = () => (fresh() || (building && !lastBuildFailed) ? snapshot : undefined);

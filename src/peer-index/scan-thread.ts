@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import type { Logger } from "pino";
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
 import type { RowFilter } from "./peer-filter.js";
 import type { PeriodPrograms, PeriodRanges, ProgramSnapshot } from "./period-programs.js";
@@ -39,6 +40,8 @@ const ANSWER_DEADLINE_MS = 2_000;
 const MIN_ROWS_TO_SPLIT = 50_000;
 
 export interface ScanThreadOptions {
+  /** Told when the thread fails, and the server thread scans alone from then on. */
+  log?: Pick<Logger, "warn">;
   /** The machine's cores; by default what Node sees (availableParallelism). */
   cores?: number;
   /** Default MIN_ROWS_TO_SPLIT; tests share every scan. */
@@ -94,8 +97,12 @@ export function startScanThread(options: ScanThreadOptions = {}): ScanThread | u
   // Waiting on a shared word keeps no handle: the server may exit under it.
   worker.unref();
   let gone = false;
-  worker.once("exit", () => (gone = true));
-  worker.once("error", () => (gone = true));
+  const retire = (why: string, err?: unknown) => {
+    if (!gone) options.log?.warn({ err }, `${why}: the server thread scans alone from now on`);
+    gone = true;
+  };
+  worker.once("error", (err) => retire("the scan thread failed", err));
+  worker.once("exit", (code) => retire(`the scan thread stopped (exit code ${code})`));
   // Only to know it again: the snapshot's memory is the index's to keep or free.
   let held: WeakRef<PeerSnapshot> | undefined;
   let nextId = 0;
@@ -126,7 +133,7 @@ export function startScanThread(options: ScanThreadOptions = {}): ScanThread | u
         result() {
           const periods = answerTo(id, port, control);
           if (periods === "late") {
-            gone = true;
+            retire(`the scan thread did not answer within ${ANSWER_DEADLINE_MS} ms`);
             void worker.terminate();
           }
           if (periods === "late" || periods === undefined) {

@@ -31,15 +31,14 @@ export const TIER_SLOTS = NO_TIER + 1;
  */
 export type TierCounts = Int32Array;
 
-/** Counts for each of a call's row sets (a trend's periods), reused; every table is zero when not in use. */
-const countSets: TierCounts[] = [];
+/** The counts of the row set being selected from (a trend's period), reused: zero when not in use. */
+const rowSetCounts: TierCounts = new Int32Array(AMOUNTS.length * TIER_SLOTS);
 /** Bit a of a tier's flag: amount a wants that tier. */
 const wanted = new Uint8Array(TIER_SLOTS);
 
-/** Zeroed counts for row set `slot` of a call (slots 0, 1, … may be in use at once). */
-export function tierCounts(slot = 0): TierCounts {
-  while (countSets.length <= slot) countSets.push(new Int32Array(AMOUNTS.length * TIER_SLOTS));
-  return countSets[slot]!;
+/** Zeroed counts for a row set (selectCountedAmounts leaves them zero again). */
+export function tierCounts(): TierCounts {
+  return rowSetCounts;
 }
 
 /** The first pass on its own (the trend's is fused with matching): counts the rows' tiers of the four amounts side by side. */

@@ -19,10 +19,10 @@ import { ownedBuffers, type PeerSnapshot } from "./snapshot.js";
  *
  * Only for a snapshot nothing reads any more: each index computation reads the
  * current snapshot within one synchronous call and returns no view of its columns
- * (index-engine.ts), so once the reference is swapped, the old one is unreachable
- * by any request. An owned column read after this is empty, not stale. The one exception is
- * the cases' ids, rendered bytes and where each case starts: an answer reads its cases
- * from them once it knows its form, and lists long runs as views while it writes
+ * (index-engine.ts), so once the reference is swapped, the old one is unreachable by
+ * any request. An owned column read after this is empty, not stale. The one exception
+ * is the cases' ids, rendered bytes and where each case starts: an answer reads its
+ * cases from them once it knows its form, and lists long runs as views while it writes
  * (loss-figures.ts), so they are left to the garbage collector (7% of the snapshot at
  * Advisen scale).
  */

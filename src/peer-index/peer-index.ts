@@ -17,6 +17,8 @@ export type PeerIndexStatus = {
   buildMs: number;
   /** The newest dataset version the database has confirmed. */
   datasetVersion: number | null;
+  /** The scan thread (scan-thread.ts): off (by configuration, or on one core), starting, running, retired. */
+  scanThread: "off" | "starting" | "running" | "retired";
 };
 
 export interface PeerIndex {
@@ -132,6 +134,7 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
       bytes,
       buildMs,
       datasetVersion: known ?? null,
+      scanThread: scanThread?.state() ?? "off",
     };
   }
 

@@ -69,6 +69,8 @@ export interface ScanThread {
   ): { result(): PeriodPrograms[] | undefined } | undefined;
   /** Whether the thread has started: it takes jobs from then on. */
   started(): boolean;
+  /** For /readyz: starting, running, or retired after a failure (or closed). */
+  state(): "starting" | "running" | "retired";
   /** Jobs the thread answered, and those it did not (another snapshot, a failure, too late): the server thread computed those. */
   counts(): { answered: number; declined: number };
   close(): Promise<void>;
@@ -147,6 +149,7 @@ export function startScanThread(options: ScanThreadOptions = {}): ScanThread | u
     },
 
     started: () => Atomics.load(control, STARTED) === 1,
+    state: () => (gone ? "retired" : Atomics.load(control, STARTED) === 1 ? "running" : "starting"),
     counts: () => ({ ...counts }),
 
     async close() {

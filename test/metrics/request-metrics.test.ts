@@ -198,6 +198,7 @@ t.test("the peer index's status: state, version, bytes, build time, rows", async
     bytes: 0,
     buildMs: 0,
     datasetVersion: 3,
+    scanThread: "off",
   };
   const peerIndex: PeerIndex = {
     current: () => undefined,
@@ -214,7 +215,16 @@ t.test("the peer index's status: state, version, bytes, build time, rows", async
   t.equal(sampleValue(building, "cpb_peer_index_state", { state: "ready" }), 0);
   t.equal(sampleValue(building, "cpb_peer_index_version"), undefined, "no version before the first snapshot");
 
-  status = { state: "ready", version: 3, programs: 200, losses: 40, bytes: 123_456, buildMs: 1_500, datasetVersion: 3 };
+  status = {
+    state: "ready",
+    version: 3,
+    programs: 200,
+    losses: 40,
+    bytes: 123_456,
+    buildMs: 1_500,
+    datasetVersion: 3,
+    scanThread: "off",
+  };
   const ready = await scrape(metricsUrl);
   t.equal(sampleValue(ready, "cpb_peer_index_state", { state: "ready" }), 1);
   t.equal(sampleValue(ready, "cpb_peer_index_state", { state: "building" }), 0);

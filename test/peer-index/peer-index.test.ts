@@ -74,6 +74,8 @@ t.test("builds, follows versions, steps aside when stale, recovers", async (t) =
   );
   t.ok((first.peerIndex.bytes as number) > 1_000 * 50, "readyz shows the snapshot's bytes");
   t.type(first.peerIndex.buildMs, "number");
+  await waitFor(() => index.status().scanThread === "running", "the scan thread");
+  t.match(await readyz(), { peerIndex: { scanThread: "running" } }, "readyz shows the scan thread running");
 
   const firstSnapshot = index.current()!;
   failing = true;

@@ -1,6 +1,7 @@
 import { NAICS_KEYS } from "./naics-key.js";
 
-type Column = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
+/** A column a permutation moves: any typed array of the snapshot. */
+export type Column = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
 
 /**
  * The order of a table's rows in a snapshot, (coverage, NAICS key, then the effective

@@ -1,7 +1,7 @@
 import { receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import { collectGarbage } from "./forced-collection.js";
 import { periodPrograms, type ProgramSnapshot } from "./period-programs.js";
-import { ANSWERED, POSTED, STARTED, type ScanAnswer, type ScanMessage } from "./scan-thread.js";
+import { ANSWERED, POSTED, STARTED, type ScanAnswer, type ScanMessage } from "./scan-protocol.js";
 
 /**
  * The body of the scan thread (scan-thread.ts): waits on the shared word the server

@@ -2,29 +2,10 @@ import { availableParallelism } from "node:os";
 import type { Logger } from "pino";
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
 import type { RowFilter } from "./peer-filter.js";
-import type { PeriodPrograms, PeriodRanges, ProgramSnapshot } from "./period-programs.js";
+import type { PeriodPrograms, PeriodRanges } from "./period-programs.js";
+import { ANSWERED, POSTED, STARTED, type ScanAnswer, type ScanMessage } from "./scan-protocol.js";
 import type { PeerSnapshot } from "./snapshot.js";
 import { workerRunning } from "./worker-module.js";
-
-/** A message to the scan thread: the snapshot it is handed (its program columns shared, not copied), or a job. */
-export type ScanMessage =
-  | { kind: "snapshot"; snapshot: ProgramSnapshot }
-  | { kind: "periods"; id: number; version: number; filter: RowFilter; periods: PeriodRanges[] };
-
-/** The scan thread's answer to a "periods" message: undefined when it holds another snapshot. */
-export interface ScanAnswer {
-  id: number;
-  periods: PeriodPrograms[] | undefined;
-}
-
-/**
- * Indexes into the control words: how many messages the server thread has posted, how
- * many answers the scan thread has, and whether the thread has started (1): until it
- * has (its module loads in tens of milliseconds, through tsx in seconds), it gets no job.
- */
-export const POSTED = 0;
-export const ANSWERED = 1;
-export const STARTED = 2;
 
 /**
  * An answer not in by then means the thread is gone (a crash is only heard of at the
@@ -67,9 +48,7 @@ export interface ScanThread {
     filter: RowFilter,
     periods: PeriodRanges[],
   ): { result(): PeriodPrograms[] | undefined } | undefined;
-  /** Whether the thread has started: it takes jobs from then on. */
-  started(): boolean;
-  /** For /readyz: starting, running, or retired after a failure (or closed). */
+  /** Starting (it takes jobs once running), running, or retired after a failure (or closed); /readyz shows it. */
   state(): "starting" | "running" | "retired";
   /** Jobs the thread answered, and those it did not (another snapshot, a failure, too late): the server thread computed those. */
   counts(): { answered: number; declined: number };
@@ -148,7 +127,6 @@ export function startScanThread(options: ScanThreadOptions = {}): ScanThread | u
       };
     },
 
-    started: () => Atomics.load(control, STARTED) === 1,
     state: () => (gone ? "retired" : Atomics.load(control, STARTED) === 1 ? "running" : "starting"),
     counts: () => ({ ...counts }),
 

@@ -1,7 +1,7 @@
 import { bandTriple } from "./band-triples.js";
 import type { CopyRow } from "./copy-rows.js";
 import { NAICS_KEYS, naicsKey } from "./naics-key.js";
-import { bucketOf, createPermuter, rowOrder } from "./program-order.js";
+import { bucketOf, createPermuter, rowOrder, type Column } from "./program-order.js";
 import { maxProgramsPerCompany } from "./programs-per-company.js";
 import { emptyCoverageTierBounds, tiersOfOrder } from "./amount-tiers.js";
 import { rankRows } from "./rank-rows.js";
@@ -307,7 +307,6 @@ export class SnapshotBuilder {
   }
 }
 
-type Column = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array;
 type Allocate = <T extends Column>(
   type: { new (buffer: ArrayBufferLike): T; BYTES_PER_ELEMENT: number },
   length: number,

@@ -1,10 +1,11 @@
 /**
  * The warm path's CPU per answer: one cached request (the narrow class's POST total
- * program count) at a fixed rate (the bench's load generator, autocannon's overallRate), the server's CPU time (every thread,
- * /proc/PID/stat) divided by the answers, against the bare `node:http` server answering
- * the same bytes at the same rate, in alternating rounds. At a fixed rate both sides do
- * the same work, so the figure is steadier on a noisy machine than the throughput ratio
- * of `npm run bench`, which it complements when one step of the warm path is changed.
+ * program count) at a fixed rate (the bench's load generator, autocannon's
+ * overallRate), the server's CPU time (every thread, /proc/PID/stat) divided by the
+ * answers, against the bare `node:http` server answering the same bytes at the same
+ * rate, in alternating rounds. At a fixed rate both sides do the same work, so the
+ * figure is steadier on a noisy machine than the throughput ratio of `npm run bench`,
+ * which it complements when one step of the warm path is changed.
  *
  *   npm run bench -- --scale 1          # once: generates and imports cpb_bench_1
  *   npm run bench:warm-cpu -- --scale 1 --rate 8000 --seconds 5 --rounds 5

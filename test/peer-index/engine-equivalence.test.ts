@@ -141,7 +141,7 @@ for (const datasetCase of cases) {
     const scanThread = startScanThread({ cores: 2, minRowsToSplit: 0 })!;
     t.teardown(() => scanThread.close());
     scanThread.adopt(snapshot);
-    while (!scanThread.started()) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (scanThread.state() === "starting") await new Promise((resolve) => setTimeout(resolve, 20));
     const split = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls), { scanThread });
     const pool = await drawPool(dir);
 

@@ -67,7 +67,7 @@ t.test("the scan thread", async (t) => {
   const thread = startScanThread({ cores: 2, minRowsToSplit: 0 })!;
   t.teardown(() => thread.close());
   thread.adopt(replaced.snapshot!);
-  t.ok(await eventually(() => thread.started()), "the thread starts");
+  t.ok(await eventually(() => thread.state() !== "starting"), "the thread starts");
   let current = replaced.snapshot!;
   const engine = createIndexPeerEngine(() => current, NO_FALLBACK, { scanThread: thread });
   const alone = createIndexPeerEngine(() => current, NO_FALLBACK);

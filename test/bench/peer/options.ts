@@ -115,8 +115,6 @@ export function readOptions(argv: readonly string[], cwd = process.cwd()): Bench
   const smoke = raw.smoke ?? false;
   const scale = raw.scale ?? (smoke ? 0.002 : 0.1);
   const benchDir = path.join(cwd, ".cpb", "bench");
-  // A smoke run gets a database of its own, so two of them on one machine do not collide.
-  const defaultName = smoke ? `cpb_bench_smoke_${process.pid}` : `cpb_bench_${scaleLabel(scale)}`;
   return {
     scale,
     smoke,
@@ -126,7 +124,9 @@ export function readOptions(argv: readonly string[], cwd = process.cwd()): Bench
     connections: raw.connections,
     engine: raw.engine,
     reuse: raw.reuse ?? false,
-    databaseUrl: raw.databaseUrl ?? `${DEFAULT_SERVER_URL}/${defaultName}`,
+    // A smoke run gets a database of its own, so two of them on one machine do not collide.
+    databaseUrl:
+      raw.databaseUrl ?? (smoke ? `${DEFAULT_SERVER_URL}/cpb_bench_smoke_${process.pid}` : benchDatabaseUrl(scale)),
     dataDir: raw.data ? path.resolve(cwd, raw.data) : path.join(benchDir, `data-${scale}`),
     dataDirGiven: raw.data !== undefined,
     jsonFile: raw.json

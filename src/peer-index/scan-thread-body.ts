@@ -18,6 +18,13 @@ Atomics.store(control, STARTED, 1);
 for (;;) {
   Atomics.wait(control, POSTED, taken);
   taken = Atomics.load(control, POSTED);
+  // Collected here, outside the frame that held the replaced snapshot: a stale
+  // register there could keep its shared columns alive through the collection.
+  if (takeMessages()) collectGarbage();
+}
+
+/** Takes every message on the port; whether a snapshot replaced the one held. */
+function takeMessages(): boolean {
   let replaced = false;
   for (let message = receive(); message; message = receive()) {
     if (message.kind === "snapshot") {
@@ -29,7 +36,7 @@ for (;;) {
       Atomics.notify(control, ANSWERED);
     }
   }
-  if (replaced) collectGarbage();
+  return replaced;
 }
 
 /** The job's periods; undefined (the server thread computes them) when they are not of the snapshot held, or fail. */

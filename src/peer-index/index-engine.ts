@@ -21,8 +21,15 @@ import { compilePeerFilter, matchRows, type CompiledPeerFilter } from "./peer-fi
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
 import { scratchRows } from "./scratch.js";
 import { periodDays, trendFigures } from "./trend-figures.js";
-import { periodPrograms, periodRanges, splitPoint } from "./period-programs.js";
-import type { ScanThread } from "./scan-thread.js";
+import {
+  claimOrder,
+  periodPrograms,
+  periodRanges,
+  programsOfPeriod,
+  worthSharing,
+  type PeriodPrograms,
+} from "./period-programs.js";
+import type { PeriodsJob, ScanThread } from "./scan-thread.js";
 import { rowsInWindow, windowDays } from "./window-rows.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
 import { emptyCoverageTierBounds } from "./amount-tiers.js";
@@ -196,9 +203,9 @@ function createEngine(
       return answer;
     },
 
-    // Each period's programs matched straight into their own run of rows, the older
-    // periods on the scan thread while this one takes the newer (period-programs.ts),
-    // and one pass over the span's loss years (trend-figures.ts).
+    // Each period's programs matched straight into their own run of rows, the periods
+    // taken in turn by this thread and the scan thread (period-programs.ts), and one
+    // pass over the span's loss years (trend-figures.ts).
     async trend(peers, periods) {
       const opened = open(peers.coverageId);
       if (!opened) return fallback.trend(peers, periods);
@@ -206,23 +213,30 @@ function createEngine(
       const filter = compilePeerFilter(snapshot, peers);
       const ranges = periodRanges(snapshot, coverage.programs, filter, periods.map(windowDays));
       const contributors: NonNullable<PeriodStatistics["contributors"]>[] = [];
+      // Contributors are counted from each period's rows, which only this thread sees.
       const counted = counting
         ? (rows: Uint32Array) => contributors.push(trendContributors(snapshot, rows, boundOf(opened)))
         : undefined;
-      // Contributors are counted from each period's rows, which only this thread sees.
-      const split = counted || !scanThread ? ranges.length : splitPoint(ranges, scanThread.minRowsToSplit);
-      const older = split < ranges.length ? scanThread?.startPeriods(snapshot, filter, ranges.slice(split)) : undefined;
-      const newer = periodPrograms(snapshot, filter, older ? ranges.slice(0, split) : ranges, counted);
+      const shared = !counted && scanThread && worthSharing(ranges, scanThread.minRowsToSplit);
+      const order = shared ? claimOrder(ranges) : [];
+      const job = shared
+        ? scanThread.startPeriods(
+            snapshot,
+            filter,
+            order.map((i) => ranges[i]!),
+          )
+        : undefined;
       const span = trendSpan(periods);
       // A loss's year is its loss date's: the span's years hold every loss of the span.
+      // Matched first: the scan thread wakes meanwhile.
       const losses = matchLosses(opened, filter, {
         kind: "range",
         oldest: Number(span.start.slice(0, 4)),
         newest: Number(span.end.slice(0, 4)),
       });
-      const programs = older
-        ? [...newer, ...(older.result() ?? periodPrograms(snapshot, filter, ranges.slice(split)))]
-        : newer;
+      const programs = job
+        ? takeInTurn(job, order, (i) => programsOfPeriod(snapshot, filter, ranges[i]!))
+        : periodPrograms(snapshot, filter, ranges, counted);
       return {
         reference: opened.reference,
         periods: trendFigures(snapshot, periodDays(periods), programs, losses, counted && contributors),
@@ -273,4 +287,17 @@ function matchInGroups(
     count = matchRows(columns, filter, range.start, range.end, rows, count);
   }
   return { rows, count };
+}
+
+/**
+ * A job's periods, computed here in turn with the scan thread: this thread takes the
+ * next one until none is left, then reads the thread's, and computes any the thread did
+ * not answer. `order` maps a position in the job to a period.
+ */
+function takeInTurn(job: PeriodsJob, order: number[], compute: (period: number) => PeriodPrograms): PeriodPrograms[] {
+  const programs: PeriodPrograms[] = [];
+  for (let k = job.claim(); k >= 0; k = job.claim()) programs[order[k]!] = compute(order[k]!);
+  const theirs = job.result();
+  order.forEach((period, k) => (programs[period] ??= theirs[k] ?? compute(period)));
+  return programs;
 }

@@ -54,11 +54,8 @@ export function periodRanges(
 
 /**
  * The programs of each period (a market trend's, SEMANTICS.md section 13), period after
- * period: its ranges' rows matched straight into scratch rows while their amounts' tiers
- * are counted, then its companies counted in a bit per company, and the rows at the
- * quartiles' positions selected (tier-select.ts, O(rows)). `withRows` sees each period's
- * rows before the next period reuses the scratch space. The scan thread runs this for
- * the older periods while the server thread runs it for the newer (index-engine.ts).
+ * period (programsOfPeriod). `withRows` sees each period's rows before the next period
+ * reuses the scratch space.
  */
 export function periodPrograms(
   snapshot: ProgramSnapshot,
@@ -66,40 +63,49 @@ export function periodPrograms(
   periods: readonly PeriodRanges[],
   withRows?: (rows: Uint32Array) => void,
 ): PeriodPrograms[] {
-  const { programs } = snapshot;
-  const scratch = scratchRows("programs", Math.max(0, ...periods.map(({ size }) => size)));
-  const counts = tierCounts();
-  const exact = exactCents(programs, snapshot.largeRpms);
-  const positionsOf = (n: number) => QUARTILE_LEVELS.flatMap((p) => neighbours(n, p));
-  return periods.map(({ starts, ends }) => {
-    let count = 0;
-    for (let i = 0; i < starts.length; i++)
-      count = matchCountingTiers(programs, filter, starts[i]!, ends[i]!, scratch, count, counts);
-    const rows = scratch.subarray(0, count);
-    withRows?.(rows);
-    return {
-      programCount: count,
-      companyCount: distinctCompanies(snapshot, rows),
-      selected: selectCountedAmounts(programs, rows, counts, positionsOf, exact),
-    };
-  });
+  return periods.map((period) => programsOfPeriod(snapshot, filter, period, withRows));
 }
 
 /**
- * Where to split the periods between the server thread (the first, newer ones) and the
- * scan thread (the rest): at about half of their rows. The number of periods when they
- * hold fewer than `minRows` rows.
+ * A period's programs: its ranges' rows matched straight into scratch rows while their
+ * amounts' tiers are counted, then its companies counted in a bit per company, and the
+ * rows at the quartiles' positions selected (tier-select.ts, O(rows)). Both threads run
+ * it, each taking the next period of a trend in turn (index-engine.ts).
  */
-export function splitPoint(periods: readonly PeriodRanges[], minRows: number): number {
-  const total = periods.reduce((sum, { size }) => sum + size, 0);
-  if (total < minRows || periods.length < 2) return periods.length;
-  let before = 0;
-  for (let k = 0; k < periods.length - 1; k++) {
-    // Period k goes to the scan thread when more than half of it lies past the middle.
-    if (before + periods[k]!.size / 2 >= total / 2) return Math.max(k, 1);
-    before += periods[k]!.size;
-  }
-  return periods.length - 1;
+export function programsOfPeriod(
+  snapshot: ProgramSnapshot,
+  filter: RowFilter,
+  { starts, ends, size }: PeriodRanges,
+  withRows?: (rows: Uint32Array) => void,
+): PeriodPrograms {
+  const { programs } = snapshot;
+  const scratch = scratchRows("programs", size);
+  const counts = tierCounts();
+  let count = 0;
+  for (let i = 0; i < starts.length; i++)
+    count = matchCountingTiers(programs, filter, starts[i]!, ends[i]!, scratch, count, counts);
+  const rows = scratch.subarray(0, count);
+  withRows?.(rows);
+  return {
+    programCount: count,
+    companyCount: distinctCompanies(snapshot, rows),
+    selected: selectCountedAmounts(programs, rows, counts, quartilePositions, exactCents(programs, snapshot.largeRpms)),
+  };
+}
+
+const quartilePositions = (n: number) => QUARTILE_LEVELS.flatMap((p) => neighbours(n, p));
+
+/** Whether a trend's periods are worth sharing with the scan thread: two or more, of `minRows` rows or more. */
+export function worthSharing(periods: readonly PeriodRanges[], minRows: number): boolean {
+  return periods.length > 1 && periods.reduce((sum, { size }) => sum + size, 0) >= minRows;
+}
+
+/**
+ * The order in which the threads take a trend's periods: the largest first, so that the
+ * last ones taken are small and neither thread waits long for the other.
+ */
+export function claimOrder(periods: readonly PeriodRanges[]): number[] {
+  return periods.map((_, i) => i).sort((a, b) => periods[b]!.size - periods[a]!.size || a - b);
 }
 
 /**

@@ -3,7 +3,18 @@ import type { Logger } from "pino";
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
 import type { RowFilter } from "./peer-filter.js";
 import type { PeriodPrograms, PeriodRanges } from "./period-programs.js";
-import { ANSWERED, POSTED, STARTED, type ScanAnswer, type ScanMessage } from "./scan-protocol.js";
+import {
+  ANSWERED,
+  CLAIMS,
+  CONTROL_WORDS,
+  POSTED,
+  STARTED,
+  claimPeriod,
+  openClaims,
+  threadJoined,
+  type ScanAnswer,
+  type ScanMessage,
+} from "./scan-protocol.js";
 import type { PeerSnapshot } from "./snapshot.js";
 import { workerRunning } from "./worker-module.js";
 
@@ -27,6 +38,23 @@ export interface ScanThreadOptions {
   cores?: number;
   /** Default MIN_ROWS_TO_SPLIT; tests share every scan. */
   minRowsToSplit?: number;
+  /**
+   * Tests: the server thread takes no period of a job before the thread has joined it
+   * (and taken its first), so that every shared job has the thread's part in it.
+   */
+  waitForJoin?: boolean;
+}
+
+/** A job's periods, taken in turn by both threads. */
+export interface PeriodsJob {
+  /** The next period for the server thread to compute: its position in the job, or -1 once none is left. */
+  claim(): number;
+  /**
+   * Once `claim()` has said -1: the programs of the periods the thread computed, by
+   * position (the others are missing: the server thread's to compute). Waits for the
+   * thread to finish the period it is on.
+   */
+  result(): (PeriodPrograms | undefined)[];
 }
 
 export interface ScanThread {
@@ -39,19 +67,18 @@ export interface ScanThread {
    */
   adopt(snapshot: PeerSnapshot): void;
   /**
-   * Starts a market trend's periods (period-programs.ts) on the thread, to be read with
-   * `result()` once this thread has done its own part; undefined when the thread cannot
-   * take them (it has not started, does not hold this snapshot, or is gone).
+   * Opens a market trend's periods (period-programs.ts) to the thread: it takes them in
+   * turn with the server thread, in the order given. Undefined when the thread cannot
+   * take part (it has not started, does not hold this snapshot, or is gone).
    */
-  startPeriods(
-    snapshot: PeerSnapshot,
-    filter: RowFilter,
-    periods: PeriodRanges[],
-  ): { result(): PeriodPrograms[] | undefined } | undefined;
+  startPeriods(snapshot: PeerSnapshot, filter: RowFilter, periods: PeriodRanges[]): PeriodsJob | undefined;
   /** Starting (it takes jobs once running), running, or retired after a failure (or closed); /readyz shows it. */
   state(): "starting" | "running" | "retired";
-  /** Jobs the thread answered, and those it did not (another snapshot, a failure, too late): the server thread computed those. */
-  counts(): { answered: number; declined: number };
+  /**
+   * Jobs the thread joined and answered with periods, those it joined and did not (a
+   * failure, too late: the server thread computed them), and the periods it computed.
+   */
+  counts(): { answered: number; declined: number; periods: number };
   close(): Promise<void>;
 }
 
@@ -69,7 +96,7 @@ export interface ScanThread {
  */
 export function startScanThread(options: ScanThreadOptions = {}): ScanThread | undefined {
   if ((options.cores ?? availableParallelism()) < 2) return undefined;
-  const control = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+  const control = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * Int32Array.BYTES_PER_ELEMENT));
   const { port1: port, port2 } = new MessageChannel();
   const worker: Worker = workerRunning("./scan-thread-body.ts", {
     workerData: { control, port: port2 },
@@ -87,7 +114,13 @@ export function startScanThread(options: ScanThreadOptions = {}): ScanThread | u
   // Only to know it again: the snapshot's memory is the index's to keep or free.
   let held: WeakRef<PeerSnapshot> | undefined;
   let nextId = 0;
-  const counts = { answered: 0, declined: 0 };
+  const counts = { answered: 0, declined: 0, periods: 0 };
+
+  function late(): void {
+    counts.declined++;
+    retire(`the scan thread did not answer within ${ANSWER_DEADLINE_MS} ms`);
+    void worker.terminate();
+  }
 
   function post(message: ScanMessage): void {
     port.postMessage(message);
@@ -109,20 +142,25 @@ export function startScanThread(options: ScanThreadOptions = {}): ScanThread | u
       if (gone || held?.deref() !== snapshot || Atomics.load(control, STARTED) !== 1) return undefined;
       const id = ++nextId;
       const filter = { organizations, lines, exposure, low, high, exposureOnly };
+      openClaims(control, id, periods.length);
       post({ kind: "periods", id, version: snapshot.version, filter, periods });
+      if (options.waitForJoin && !joinedWithin(control, ANSWER_DEADLINE_MS)) late();
       return {
+        claim: () => claimPeriod(control, id, periods.length),
         result() {
-          const periods = answerTo(id, port, control);
-          if (periods === "late") {
-            retire(`the scan thread did not answer within ${ANSWER_DEADLINE_MS} ms`);
-            void worker.terminate();
+          // Not joined once no period is left: it never will, and no answer comes.
+          if (!threadJoined(control)) return [];
+          const answer = answerTo(id, port, control);
+          if (answer === "late") {
+            late();
+            return [];
           }
-          if (periods === "late" || periods === undefined) {
-            counts.declined++;
-            return undefined;
-          }
-          counts.answered++;
-          return periods;
+          const byPosition: (PeriodPrograms | undefined)[] = [];
+          answer.taken.forEach((k, i) => (byPosition[k] = answer.periods[i]));
+          if (answer.periods.length > 0) counts.answered++;
+          else counts.declined++;
+          counts.periods += answer.periods.length;
+          return byPosition;
         },
       };
     },
@@ -138,18 +176,29 @@ export function startScanThread(options: ScanThreadOptions = {}): ScanThread | u
   };
 }
 
-/** Waits for the answer to message `id` (earlier answers, of calls that gave up on theirs, are dropped). */
-function answerTo(id: number, port: MessagePort, control: Int32Array): PeriodPrograms[] | undefined | "late" {
+/** Waits for the answer to job `id` (earlier answers, of calls that gave up on theirs, are dropped). */
+function answerTo(id: number, port: MessagePort, control: Int32Array): ScanAnswer | "late" {
   const deadline = performance.now() + ANSWER_DEADLINE_MS;
   for (;;) {
     // The thread posts its answer before it counts it: a count seen means the answer is on the port.
     const answered = Atomics.load(control, ANSWERED);
     const answer = receiveMessageOnPort(port)?.message as ScanAnswer | undefined;
     if (answer) {
-      if (answer.id === id) return answer.periods;
+      if (answer.id === id) return answer;
       continue;
     }
     const left = deadline - performance.now();
     if (left <= 0 || Atomics.wait(control, ANSWERED, answered, left) === "timed-out") return "late";
+  }
+}
+
+/** Waits until the thread has joined the job under way; whether it did within `ms`. */
+function joinedWithin(control: Int32Array, ms: number): boolean {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const word = Atomics.load(control, CLAIMS);
+    if (threadJoined(control)) return true;
+    const left = deadline - performance.now();
+    if (left <= 0 || Atomics.wait(control, CLAIMS, word, left) === "timed-out") return threadJoined(control);
   }
 }

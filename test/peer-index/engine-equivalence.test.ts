@@ -137,8 +137,9 @@ for (const datasetCase of cases) {
     const fallbackCalls = new Map<number, number>();
     const sql = createSqlPeerEngine(knex);
     const index = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls));
-    // Every trend of two periods or more split between the two threads (scan-thread.ts).
-    const scanThread = startScanThread({ cores: 2, minRowsToSplit: 0 })!;
+    // Every trend of two periods or more shared by the two threads (scan-thread.ts), the
+    // scan thread computing one period or more of each.
+    const scanThread = startScanThread({ cores: 2, minRowsToSplit: 0, waitForJoin: true })!;
     t.teardown(() => scanThread.close());
     scanThread.adopt(snapshot);
     while (scanThread.state() === "starting") await new Promise((resolve) => setTimeout(resolve, 20));
@@ -177,7 +178,7 @@ for (const datasetCase of cases) {
             withWrittenCases(await e.limitAdequacy(peers, years, timeWindow(datasetCase.asOf, DEFAULT_TRAILING))),
         ],
         ["trend", (e) => e.trend(peers, periods)],
-        ["trend split between threads", (e) => (e === index ? split : e).trend(peers, periods)],
+        ["trend shared by two threads", (e) => (e === index ? split : e).trend(peers, periods)],
         ["widenings", (e) => e.widenings(wideningSpace(peers, datasetCase.asOf, trailingOf(window, datasetCase.asOf)))],
       ];
       for (const [name, call] of calls) {
@@ -188,7 +189,7 @@ for (const datasetCase of cases) {
       }
     }
     t.equal(mismatches, 0, `${GROUPS} peer groups, eight calls each, answered identically`);
-    t.ok(scanThread.counts().answered > 0, "the scan thread scanned periods of the trends");
+    t.ok(scanThread.counts().answered > 0, "the scan thread computed periods of the trends");
     t.equal(scanThread.counts().declined, 0, "and declined none");
     const unexpected = [...fallbackCalls.keys()].filter((id) => !datasetCase.sqlCoverages.includes(id));
     t.strictSame(unexpected, [], "the index answered every other coverage itself");

@@ -17,23 +17,18 @@ import {
   type CompanyBound,
 } from "./contributor-counts.js";
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
-import { compilePeerFilter, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
+import { compilePeerFilter, matchRows, rowFilterOf, type CompiledPeerFilter } from "./peer-filter.js";
 import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
 import { scratchRows } from "./scratch.js";
 import { periodDays, trendFigures } from "./trend-figures.js";
-import {
-  claimOrder,
-  periodPrograms,
-  periodRanges,
-  programsOfPeriod,
-  worthSharing,
-  type PeriodPrograms,
-} from "./period-programs.js";
-import type { PeriodsJob, ScanThread } from "./scan-thread.js";
+import { claimOrder, periodPrograms, periodRanges, programsOfPeriod, worthSharing } from "./period-programs.js";
+import type { ScanThread } from "./scan-thread.js";
+import { periodsInTurn, runsInTurn } from "./parts-in-turn.js";
 import { rowsInWindow, windowDays } from "./window-rows.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
 import { emptyCoverageTierBounds } from "./amount-tiers.js";
-import { countWidenings } from "./widening-counts.js";
+import { candidateCounts, countWidenings } from "./widening-counts.js";
+import { chunkKeys, planRows, runTallier, wideningPlan } from "./widening-scan.js";
 import { inTurn } from "../load-control/turns.js";
 import {
   emptyNaicsRows,
@@ -43,6 +38,12 @@ import {
   type PeerSnapshot,
   type RowRange,
 } from "./snapshot.js";
+
+/**
+ * The runs of NAICS keys a shared suggestions scan is cut into: each thread takes the
+ * next until none is left, so the one that finishes last waits at most about one run.
+ */
+const RUNS_PER_SCAN = 16;
 
 /** What an unknown coverage reads as: nothing, so the service answers 400 as with SQL. */
 const UNKNOWN_COVERAGE: CoverageSlices = {
@@ -219,13 +220,12 @@ function createEngine(
         : undefined;
       const shared = !counted && scanThread && worthSharing(ranges, scanThread.minRowsToSplit);
       const order = shared ? claimOrder(ranges) : [];
-      const job = shared
-        ? scanThread.startPeriods(
-            snapshot,
-            filter,
-            order.map((i) => ranges[i]!),
-          )
-        : undefined;
+      const periodsJob = {
+        kind: "periods",
+        filter: rowFilterOf(filter),
+        periods: order.map((i) => ranges[i]!),
+      } as const;
+      const job = shared ? scanThread.start(snapshot, periodsJob) : undefined;
       const span = trendSpan(periods);
       // A loss's year is its loss date's: the span's years hold every loss of the span.
       // Matched first: the scan thread wakes meanwhile.
@@ -235,7 +235,7 @@ function createEngine(
         newest: Number(span.end.slice(0, 4)),
       });
       const programs = job
-        ? takeInTurn(job, order, (i) => programsOfPeriod(snapshot, filter, ranges[i]!))
+        ? periodsInTurn(job, order, (i) => programsOfPeriod(snapshot, filter, ranges[i]!))
         : periodPrograms(snapshot, filter, ranges, counted);
       return {
         reference: opened.reference,
@@ -243,10 +243,20 @@ function createEngine(
       };
     },
 
+    // One scan of the widest candidate's rows (widening-scan.ts), its runs of NAICS keys
+    // taken in turn with the scan thread when there are no contributors to count.
     async widenings(space) {
       const opened = open(space.peers.coverageId);
       if (!opened) return fallback.widenings(space);
-      const counts = countWidenings(opened.snapshot, opened.coverage, space, counting && { bound: boundOf(opened) });
+      const { snapshot } = opened;
+      const plan = wideningPlan(snapshot, opened.coverage, space);
+      const rows = planRows(plan);
+      const shared = !counting && scanThread && rows >= scanThread.minRowsToSplit;
+      const runs = shared ? chunkKeys(plan, Math.max(1, Math.ceil(rows / RUNS_PER_SCAN))) : undefined;
+      const job = runs && scanThread?.start(snapshot, { kind: "widenings", plan, runs });
+      const counts = job
+        ? candidateCounts(runsInTurn(job, runs!.length - 1, runTallier(snapshot, plan, runs!)))
+        : countWidenings(snapshot, plan, counting && { bound: boundOf(opened) });
       return { reference: opened.reference, ...counts };
     },
   };
@@ -287,17 +297,4 @@ function matchInGroups(
     count = matchRows(columns, filter, range.start, range.end, rows, count);
   }
   return { rows, count };
-}
-
-/**
- * A job's periods, computed here in turn with the scan thread: this thread takes the
- * next one until none is left, then reads the thread's, and computes any the thread did
- * not answer. `order` maps a position in the job to a period.
- */
-function takeInTurn(job: PeriodsJob, order: number[], compute: (period: number) => PeriodPrograms): PeriodPrograms[] {
-  const programs: PeriodPrograms[] = [];
-  for (let k = job.claim(); k >= 0; k = job.claim()) programs[order[k]!] = compute(order[k]!);
-  const theirs = job.result();
-  order.forEach((period, k) => (programs[period] ??= theirs[k] ?? compute(period)));
-  return programs;
 }

@@ -28,6 +28,11 @@ export interface RowFilter {
   exposureOnly: boolean;
 }
 
+/** The row rules alone, as plain data for the scan thread (no NAICS keys: the job has its rows). */
+export function rowFilterOf({ organizations, lines, exposure, low, high, exposureOnly }: RowFilter): RowFilter {
+  return { organizations, lines, exposure, low, high, exposureOnly };
+}
+
 export function compilePeerFilter(snapshot: PeerSnapshot, peers: PeerGroup): CompiledPeerFilter {
   const organizations = new Uint8Array(snapshot.organizationTypes.length);
   if (peers.organizationTypes.length === 0) organizations.fill(1);

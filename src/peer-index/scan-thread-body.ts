@@ -5,17 +5,20 @@ import {
   ANSWERED,
   POSTED,
   STARTED,
-  claimPeriod,
+  claimPart,
   joinClaims,
+  partsOf,
   type ScanAnswer,
+  type ScanJob,
   type ScanMessage,
 } from "./scan-protocol.js";
+import { runTallier } from "./widening-scan.js";
 
 /**
  * The body of the scan thread (scan-thread.ts): waits on the shared word the server
  * thread counts its messages in, then takes every message on the port: a snapshot
  * replaces the one held (and a collection frees the one before, shared columns
- * included, once the server thread has collected too); a job's periods are taken in
+ * included, once the server thread has collected too); a job's parts are taken in
  * turn with the server thread, from the snapshot held.
  */
 const { control, port } = workerData as { control: Int32Array; port: MessagePort };
@@ -39,35 +42,45 @@ function takeMessages(): boolean {
       replaced ||= snapshot !== undefined;
       snapshot = message.snapshot;
     } else {
-      takePeriods(message);
+      takeParts(message);
     }
   }
   return replaced;
 }
 
 /**
- * Joins a job while periods are left, then takes them one by one, as the server thread
+ * Joins a job while parts are left, then takes them one by one, as the server thread
  * does, and answers with those it computed. It takes none when the job is not of the
  * snapshot held, and stops at a failure: the server thread computes what is missing
  * (and meets the same failure, and reports it).
  */
-function takePeriods({ id, version, filter, periods }: Extract<ScanMessage, { kind: "periods" }>): void {
+function takeParts({ id, version, job }: Extract<ScanMessage, { kind: "job" }>): void {
   const held = snapshot?.version === version ? snapshot : undefined;
-  const { joined, taken: first } = joinClaims(control, id, periods.length, held !== undefined);
-  // Not joined: the server thread took every period, and waits for no answer.
+  const count = partsOf(job);
+  const { joined, taken: first } = joinClaims(control, id, count, held !== undefined);
+  // Not joined: the server thread took every part, and waits for no answer.
   if (!joined) return;
-  const answer: ScanAnswer = { id, taken: [], periods: [] };
+  const answer: ScanAnswer = { id, taken: [], periods: [], tallies: undefined };
   try {
-    for (let k = first; k >= 0 && held; k = claimPeriod(control, id, periods.length)) {
-      answer.periods.push(programsOfPeriod(held, filter, periods[k]!));
+    const compute = held && partComputer(held, job, answer);
+    for (let k = first; k >= 0 && compute; k = claimPart(control, id, count)) {
+      compute(k);
       answer.taken.push(k);
     }
   } catch {
-    // The periods taken and not answered are the server thread's to compute.
+    // The parts taken and not answered are the server thread's to compute.
   }
   port.postMessage(answer);
   Atomics.add(control, ANSWERED, 1);
   Atomics.notify(control, ANSWERED);
+}
+
+/** Computes part k of the job into the answer: a period's programs, or a run's tallies added to the answer's. */
+function partComputer(held: ProgramSnapshot, job: ScanJob, answer: ScanAnswer): (k: number) => void {
+  if (job.kind === "periods") return (k) => answer.periods.push(programsOfPeriod(held, job.filter, job.periods[k]!));
+  const tallier = runTallier(held, job.plan, job.runs);
+  answer.tallies = tallier.tallies;
+  return (k) => tallier.tally(k);
 }
 
 function receive(): ScanMessage | undefined {

@@ -1,18 +1,18 @@
 import { availableParallelism } from "node:os";
 import type { Logger } from "pino";
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
-import type { RowFilter } from "./peer-filter.js";
-import type { PeriodPrograms, PeriodRanges } from "./period-programs.js";
 import {
   ANSWERED,
   CLAIMS,
   CONTROL_WORDS,
   POSTED,
   STARTED,
-  claimPeriod,
+  claimPart,
   openClaims,
+  partsOf,
   threadJoined,
   type ScanAnswer,
+  type ScanJob,
   type ScanMessage,
 } from "./scan-protocol.js";
 import type { PeerSnapshot } from "./snapshot.js";
@@ -39,22 +39,22 @@ export interface ScanThreadOptions {
   /** Default MIN_ROWS_TO_SPLIT; tests share every scan. */
   minRowsToSplit?: number;
   /**
-   * Tests: the server thread takes no period of a job before the thread has joined it
+   * Tests: the server thread takes no part of a job before the thread has joined it
    * (and taken its first), so that every shared job has the thread's part in it.
    */
   waitForJoin?: boolean;
 }
 
-/** A job's periods, taken in turn by both threads. */
-export interface PeriodsJob {
-  /** The next period for the server thread to compute: its position in the job, or -1 once none is left. */
+/** A job's parts, taken in turn by both threads. */
+export interface SharedJob {
+  /** The next part for the server thread to compute: its position in the job, or -1 once none is left. */
   claim(): number;
   /**
-   * Once `claim()` has said -1: the programs of the periods the thread computed, by
-   * position (the others are missing: the server thread's to compute). Waits for the
-   * thread to finish the period it is on.
+   * Once `claim()` has said -1: the thread's answer, the parts it computed and what they
+   * came to (any other part is the server thread's to compute); undefined when it took
+   * none. Waits for the thread to finish the part it is on.
    */
-  result(): (PeriodPrograms | undefined)[];
+  result(): ScanAnswer | undefined;
 }
 
 export interface ScanThread {
@@ -67,18 +67,19 @@ export interface ScanThread {
    */
   adopt(snapshot: PeerSnapshot): void;
   /**
-   * Opens a market trend's periods (period-programs.ts) to the thread: it takes them in
-   * turn with the server thread, in the order given. Undefined when the thread cannot
-   * take part (it has not started, does not hold this snapshot, or is gone).
+   * Opens a job's parts (a market trend's periods, a suggestions scan's runs of keys) to
+   * the thread: it takes them in turn with the server thread, in their order. Undefined
+   * when the thread cannot take part (it has not started, does not hold this snapshot,
+   * or is gone).
    */
-  startPeriods(snapshot: PeerSnapshot, filter: RowFilter, periods: PeriodRanges[]): PeriodsJob | undefined;
+  start(snapshot: PeerSnapshot, job: ScanJob): SharedJob | undefined;
   /** Starting (it takes jobs once running), running, or retired after a failure (or closed); /readyz shows it. */
   state(): "starting" | "running" | "retired";
   /**
-   * Jobs the thread joined and answered with periods, those it joined and did not (a
-   * failure, too late: the server thread computed them), and the periods it computed.
+   * Jobs the thread joined and answered with parts, those it joined and did not (a
+   * failure, too late: the server thread computed them), and the parts it computed.
    */
-  counts(): { answered: number; declined: number; periods: number };
+  counts(): { answered: number; declined: number; parts: number };
   close(): Promise<void>;
 }
 
@@ -114,7 +115,7 @@ export function startScanThread(options: ScanThreadOptions = {}): ScanThread | u
   // Only to know it again: the snapshot's memory is the index's to keep or free.
   let held: WeakRef<PeerSnapshot> | undefined;
   let nextId = 0;
-  const counts = { answered: 0, declined: 0, periods: 0 };
+  const counts = { answered: 0, declined: 0, parts: 0 };
 
   function late(): void {
     counts.declined++;
@@ -138,29 +139,27 @@ export function startScanThread(options: ScanThreadOptions = {}): ScanThread | u
       post({ kind: "snapshot", snapshot: { version, programs, companyCount, largeRpms } });
     },
 
-    startPeriods(snapshot, { organizations, lines, exposure, low, high, exposureOnly }, periods) {
+    start(snapshot, job) {
       if (gone || held?.deref() !== snapshot || Atomics.load(control, STARTED) !== 1) return undefined;
       const id = ++nextId;
-      const filter = { organizations, lines, exposure, low, high, exposureOnly };
-      openClaims(control, id, periods.length);
-      post({ kind: "periods", id, version: snapshot.version, filter, periods });
+      const count = partsOf(job);
+      openClaims(control, id, count);
+      post({ kind: "job", id, version: snapshot.version, job });
       if (options.waitForJoin && !joinedWithin(control, ANSWER_DEADLINE_MS)) late();
       return {
-        claim: () => claimPeriod(control, id, periods.length),
+        claim: () => claimPart(control, id, count),
         result() {
-          // Not joined once no period is left: it never will, and no answer comes.
-          if (!threadJoined(control)) return [];
+          // Not joined once no part is left: it never will, and no answer comes.
+          if (!threadJoined(control)) return undefined;
           const answer = answerTo(id, port, control);
           if (answer === "late") {
             late();
-            return [];
+            return undefined;
           }
-          const byPosition: (PeriodPrograms | undefined)[] = [];
-          answer.taken.forEach((k, i) => (byPosition[k] = answer.periods[i]));
-          if (answer.periods.length > 0) counts.answered++;
+          if (answer.taken.length > 0) counts.answered++;
           else counts.declined++;
-          counts.periods += answer.periods.length;
-          return byPosition;
+          counts.parts += answer.taken.length;
+          return answer;
         },
       };
     },

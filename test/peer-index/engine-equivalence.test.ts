@@ -137,13 +137,23 @@ for (const datasetCase of cases) {
     const fallbackCalls = new Map<number, number>();
     const sql = createSqlPeerEngine(knex);
     const index = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls));
-    // Every trend of two periods or more shared by the two threads (scan-thread.ts), the
-    // scan thread computing one period or more of each.
+    // Every trend of two periods or more, and every suggestions scan, shared by the two
+    // threads (scan-thread.ts), the scan thread computing one part or more of each.
     const scanThread = startScanThread({ cores: 2, minRowsToSplit: 0, waitForJoin: true })!;
     t.teardown(() => scanThread.close());
     scanThread.adopt(snapshot);
     while (scanThread.state() === "starting") await new Promise((resolve) => setTimeout(resolve, 20));
-    const split = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls), { scanThread });
+    const sharedJobs = { periods: 0, widenings: 0 };
+    const split = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls), {
+      scanThread: {
+        ...scanThread,
+        start(snapshot, job) {
+          const started = scanThread.start(snapshot, job);
+          if (started) sharedJobs[job.kind]++;
+          return started;
+        },
+      },
+    });
     const pool = await drawPool(dir);
 
     t.strictSame(
@@ -180,6 +190,13 @@ for (const datasetCase of cases) {
         ["trend", (e) => e.trend(peers, periods)],
         ["trend shared by two threads", (e) => (e === index ? split : e).trend(peers, periods)],
         ["widenings", (e) => e.widenings(wideningSpace(peers, datasetCase.asOf, trailingOf(window, datasetCase.asOf)))],
+        [
+          "widenings shared by two threads",
+          (e) =>
+            (e === index ? split : e).widenings(
+              wideningSpace(peers, datasetCase.asOf, trailingOf(window, datasetCase.asOf)),
+            ),
+        ],
       ];
       for (const [name, call] of calls) {
         const [expected, actual] = [plain(await call(sql)), plain(await call(index))];
@@ -189,7 +206,12 @@ for (const datasetCase of cases) {
       }
     }
     t.equal(mismatches, 0, `${GROUPS} peer groups, eight calls each, answered identically`);
-    t.ok(scanThread.counts().answered > 0, "the scan thread computed periods of the trends");
+    t.ok(sharedJobs.periods > 0 && sharedJobs.widenings > 0, "trends and suggestions scans were shared", sharedJobs);
+    t.equal(
+      scanThread.counts().answered,
+      sharedJobs.periods + sharedJobs.widenings,
+      "the scan thread computed parts of every one",
+    );
     t.equal(scanThread.counts().declined, 0, "and declined none");
     const unexpected = [...fallbackCalls.keys()].filter((id) => !datasetCase.sqlCoverages.includes(id));
     t.strictSame(unexpected, [], "the index answered every other coverage itself");

@@ -78,7 +78,7 @@ t.test("the scan thread", async (t) => {
   );
 
   t.equal(text(await engine.trend(everyone, periods)), expected, "shared by the threads: the same trend");
-  const { periods: computed } = thread.counts();
+  const { parts: computed } = thread.counts();
   t.match(
     thread.counts(),
     { answered: 1, declined: 0 },
@@ -88,7 +88,7 @@ t.test("the scan thread", async (t) => {
 
   current = second;
   t.equal(text(await engine.trend(everyone, periods)), expected, "a snapshot the thread does not hold: the same trend");
-  t.match(thread.counts(), { answered: 1, declined: 0, periods: computed }, "computed by the server thread alone");
+  t.match(thread.counts(), { answered: 1, declined: 0, parts: computed }, "computed by the server thread alone");
 
   // The thread still holds the first snapshot: released and collected here, its shared
   // columns stay until the thread lets go of them too. (The release frees more, the

@@ -20,8 +20,8 @@ import { workerRunning } from "./worker-module.js";
 
 /**
  * An answer not in by then means the thread is gone (a crash is only heard of at the
- * server thread's next turn) or stuck: the server thread computes the periods itself,
- * and the thread is not asked again. A trend's half takes milliseconds.
+ * server thread's next turn) or stuck: the server thread computes the parts itself,
+ * and the thread is not asked again. A whole trend takes milliseconds.
  */
 const ANSWER_DEADLINE_MS = 2_000;
 
@@ -85,15 +85,15 @@ export interface ScanThread {
 
 /**
  * A second thread that reads the snapshot's program columns beside the server thread,
- * so that one long scan uses both cores: a market trend's older periods are scanned
- * there while the server thread scans the newer. The columns are SharedArrayBuffers
+ * so that one long scan uses both cores: a market trend's periods, or the runs of a
+ * suggestions scan, are shared between the two. The columns are SharedArrayBuffers
  * (snapshot-builder.ts), handed over once per snapshot, not per call.
  *
  * The call stays synchronous, as every index computation is (index-engine.ts): the
- * thread waits on a shared word (Atomics.wait) rather than on its event loop, and the
- * server thread posts a job, computes its own part, then waits on the other word for
- * the answer, which it reads with receiveMessageOnPort. A round trip costs some 30
- * µs. Undefined on a machine with one core, where there is no second core to use.
+ * thread waits on a shared word (Atomics.wait) rather than on its event loop; the
+ * server thread posts a job, takes its parts in turn with the thread (the claim word,
+ * scan-protocol.ts), then waits on another word for the thread's answer, which it
+ * reads with receiveMessageOnPort. A round trip costs some 30 µs. Undefined on a machine with one core, where there is no second core to use.
  */
 export function startScanThread(options: ScanThreadOptions = {}): ScanThread | undefined {
   if ((options.cores ?? availableParallelism()) < 2) return undefined;

@@ -220,12 +220,13 @@ function createEngine(
         : undefined;
       const shared = !counted && scanThread && worthSharing(ranges, scanThread.minRowsToSplit);
       const order = shared ? claimOrder(ranges) : [];
-      const periodsJob = {
-        kind: "periods",
-        filter: rowFilterOf(filter),
-        periods: order.map((i) => ranges[i]!),
-      } as const;
-      const job = shared ? scanThread.start(snapshot, periodsJob) : undefined;
+      const job = shared
+        ? scanThread.start(snapshot, {
+            kind: "periods",
+            filter: rowFilterOf(filter),
+            periods: order.map((i) => ranges[i]!),
+          })
+        : undefined;
       const span = trendSpan(periods);
       // A loss's year is its loss date's: the span's years hold every loss of the span.
       // Matched first: the scan thread wakes meanwhile.
@@ -254,9 +255,10 @@ function createEngine(
       const shared = !counting && scanThread && rows >= scanThread.minRowsToSplit;
       const runs = shared ? chunkKeys(plan, Math.max(1, Math.ceil(rows / RUNS_PER_SCAN))) : undefined;
       const job = runs && scanThread?.start(snapshot, { kind: "widenings", plan, runs });
-      const counts = job
-        ? candidateCounts(runsInTurn(job, runs!.length - 1, runTallier(snapshot, plan, runs!)))
-        : countWidenings(snapshot, plan, counting && { bound: boundOf(opened) });
+      const counts =
+        runs && job
+          ? candidateCounts(runsInTurn(job, runs.length - 1, runTallier(snapshot, plan, runs)))
+          : countWidenings(snapshot, plan, counting && { bound: boundOf(opened) });
       return { reference: opened.reference, ...counts };
     },
   };

@@ -1,6 +1,6 @@
 import type { PeriodPrograms } from "./period-programs.js";
 import type { SharedJob } from "./scan-thread.js";
-import { addTallies, type runTallier, type WideningTallies } from "./widening-scan.js";
+import { addTallies, type RunTallier, type WideningTallies } from "./widening-scan.js";
 
 /**
  * The server thread's side of a shared job (scan-thread.ts): it takes the next part
@@ -23,7 +23,7 @@ export function periodsInTurn(
 }
 
 /** A suggestions scan's runs of NAICS keys, `runs` of them, tallied together. */
-export function runsInTurn(job: SharedJob, runs: number, tallier: ReturnType<typeof runTallier>): WideningTallies {
+export function runsInTurn(job: SharedJob, runs: number, tallier: RunTallier): WideningTallies {
   const done = new Uint8Array(runs);
   for (let k = job.claim(); k >= 0; k = job.claim()) {
     tallier.tally(k);

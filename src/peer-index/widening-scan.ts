@@ -183,11 +183,14 @@ export function chunkKeys(plan: WideningPlan, rowsPerChunk: number): Int32Array 
   return Int32Array.from(bounds);
 }
 
-/**
- * Tallies runs of the plan's keys (chunkKeys) one at a time into `tallies`, each run
- * whole or not at all: what each thread does with the runs it takes (index-engine.ts).
- */
-export function runTallier(snapshot: ProgramSnapshot, plan: WideningPlan, chunks: Int32Array) {
+/** Runs of a plan's keys tallied one at a time into `tallies`, each whole or not at all. */
+export interface RunTallier {
+  tallies: WideningTallies;
+  tally(run: number): void;
+}
+
+/** What each thread tallies the runs it takes with (chunkKeys' runs; parts-in-turn.ts). */
+export function runTallier(snapshot: ProgramSnapshot, plan: WideningPlan, chunks: Int32Array): RunTallier {
   let largest = 0;
   for (let j = 0; j + 1 < chunks.length; j++) {
     let rows = 0;

@@ -14,8 +14,11 @@ const COMPANY_FIELDS = "c.naics2, c.naics3, c.organization_type, c.revenues, c.e
 // In any order (snapshot-builder.ts sorts them); companies without a NAICS code match
 // no peer group and are left out. The RPM is the SQL engine's own expression, in cents.
 // Each program carries its company as a dense index (ids go up to 2^53 - 1): the
-// company's rank by id among those with a NAICS code, the same whatever the plan (an
-// index scan of the primary key, no sort), and its source as stored.
+// company's rank among those with a NAICS code, by NAICS code, then id, so that the
+// companies of one NAICS key have neighbouring indexes: a scan goes key by key, and
+// what it keeps per company (widening-scan.ts, a bit or two bytes a company) is then
+// touched in a small window, not all over (a suggestions scan at 10M programs: 19.4
+// against 15.4 ms p50); and its source as stored.
 const PROGRAMS_COPY = `copy (
   select p.coverage_id, p.effective_date - date '1970-01-01', p.line_of_business_id, ${COMPANY_FIELDS},
          p.limit_amount, p.premium, p.retention,
@@ -23,7 +26,7 @@ const PROGRAMS_COPY = `copy (
          c.company_index, p.source
   from programs p join (
     select company_id, naics2, naics3, organization_type, revenues, employees, market_cap,
-           row_number() over (order by company_id) - 1 as company_index
+           row_number() over (order by naics3, naics2, company_id) - 1 as company_index
     from companies where naics2 is not null
   ) c on c.company_id = p.company_id
 ) to stdout`;

@@ -2,9 +2,9 @@ import type { Contributors } from "../benchmark/peer-statistics.js";
 import type { WideningCounts } from "../benchmark/peer-group-suggestions.js";
 import { LINE_MOVE, WIDENING_CODES, WINDOW_MOVE, withinWidening } from "../benchmark/peer-group-widening.js";
 import { boundedContributors, contributorsOfRows, settles, type CompanyBound } from "./contributor-counts.js";
-import { scratchBytes, scratchRows, scratchShorts } from "./scratch.js";
+import { scratchRows } from "./scratch.js";
 import type { PeerSnapshot } from "./snapshot.js";
-import { emptyTallies, planRows, tallyWidenings, type WideningPlan, type WideningTallies } from "./widening-scan.js";
+import { planRows, scanScratch, tallyWidenings, type WideningPlan, type WideningTallies } from "./widening-scan.js";
 
 /**
  * The counts of the 64 widenings of a peer group (SEMANTICS.md section 14) from one
@@ -30,17 +30,12 @@ export function countWidenings(
   contributors: false | { bound?: CompanyBound },
 ): WideningCounts {
   const size = planRows(plan);
-  const tallies = emptyTallies();
   const sourceCount = snapshot.sources.length;
   const perSource = contributors
     ? { counts: new Uint32Array(WIDENING_CODES * sourceCount), sources: sourceCount }
     : undefined;
-  const into = {
-    tallies,
-    rows: scratchRows("programs", size),
-    codes: scratchBytes(size),
-    perCompany: scratchShorts(snapshot.companyCount),
-  };
+  const into = scanScratch(snapshot, size);
+  const { tallies } = into;
   const count = tallyWidenings(snapshot, plan, 0, plan.starts.length, into, perSource);
   const { programs, companies } = candidateCounts(tallies);
   if (!contributors) return { programs, companies };

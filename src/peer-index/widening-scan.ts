@@ -10,7 +10,14 @@ import {
   type WideningSpace,
 } from "../benchmark/peer-group-widening.js";
 import { dayNumber } from "./day-number.js";
-import { compilePeerFilter, firstAbove, matchRows, rowFilterOf, type RowFilter } from "./peer-filter.js";
+import {
+  compilePeerFilter,
+  firstAbove,
+  matchRows,
+  rowFilterOf,
+  type CompiledPeerFilter,
+  type RowFilter,
+} from "./peer-filter.js";
 import type { ProgramSnapshot } from "./period-programs.js";
 import { scratchBytes, scratchRows, scratchShorts } from "./scratch.js";
 import type { CoverageSlices, PeerSnapshot } from "./snapshot.js";
@@ -23,8 +30,8 @@ import type { CoverageSlices, PeerSnapshot } from "./snapshot.js";
  */
 export interface WideningPlan {
   widest: RowFilter;
-  /** The requested group's exposure bounds after 0, 1 and 2 moves: low, high, low, high, low, high. */
-  bounds: Float64Array;
+  /** The requested group's exposure bounds after 0, 1 and 2 moves (nested: each holds the one before). */
+  exposures: readonly [ExposureBounds, ExposureBounds, ExposureBounds];
   /** The requested group's lines and organization types (1: in it). */
   lines: Uint8Array;
   organizations: Uint8Array;
@@ -36,6 +43,14 @@ export interface WideningPlan {
   ends: Int32Array;
   naicsMoves: Uint8Array;
 }
+
+/** Exposure bounds as the snapshot's exposure columns compare them. */
+interface ExposureBounds {
+  low: number;
+  high: number;
+}
+
+const boundsOf = ({ low, high }: ExposureBounds): ExposureBounds => ({ low, high });
 
 /**
  * What the scan counts, summed over the rows scanned: programs per widening code, and
@@ -62,11 +77,11 @@ export function wideningPlan(snapshot: PeerSnapshot, coverage: CoverageSlices, s
   const widest = widenedGroup(space, WIDEST);
   const wide = compilePeerFilter(snapshot, widest.peers);
   // The requested group's lines and types, and its exposure bounds after 0, 1 and 2 moves.
-  const [exact, ...moved] = [0, 1, 2].map((moves) => {
+  const [exact, once, twice] = [0, 1, 2].map((moves) => {
     const [exposureLow, exposureHigh] = space.exposureRanges[moves]!;
     return compilePeerFilter(snapshot, { ...space.peers, exposureLow, exposureHigh });
-  });
-  const requestedKeys = new Set(exact!.naicsKeys);
+  }) as [CompiledPeerFilter, CompiledPeerFilter, CompiledPeerFilter];
+  const requestedKeys = new Set(exact.naicsKeys);
   const { day } = snapshot.programs;
   const [after, until] = [dayNumber(widest.window.start), dayNumber(widest.window.end)];
   const { byNaics } = coverage.programs;
@@ -80,9 +95,9 @@ export function wideningPlan(snapshot: PeerSnapshot, coverage: CoverageSlices, s
   });
   return {
     widest: rowFilterOf(wide),
-    bounds: Float64Array.from([exact!, ...moved].flatMap((f) => [f.low, f.high])),
-    lines: exact!.lines,
-    organizations: exact!.organizations,
+    exposures: [boundsOf(exact), boundsOf(once), boundsOf(twice)],
+    lines: exact.lines,
+    organizations: exact.organizations,
     ownAfter: dayNumber(space.window.start),
     ownUntil: dayNumber(space.window.end),
     starts,
@@ -94,6 +109,23 @@ export function wideningPlan(snapshot: PeerSnapshot, coverage: CoverageSlices, s
 /** The plan's rows in all. */
 export const planRows = ({ starts, ends }: WideningPlan): number =>
   starts.reduce((sum, start, i) => sum + ends[i]! - start, 0);
+
+/** Where a scan of up to `size` rows writes (tallyWidenings): empty tallies and the per-process scratch space. */
+export function scanScratch(snapshot: ProgramSnapshot, size: number): ScanScratch {
+  return {
+    tallies: emptyTallies(),
+    rows: scratchRows("programs", size),
+    codes: scratchBytes(size),
+    perCompany: scratchShorts(snapshot.companyCount),
+  };
+}
+
+export interface ScanScratch {
+  tallies: WideningTallies;
+  rows: Uint32Array;
+  codes: Uint8Array;
+  perCompany: Uint16Array;
+}
 
 /** Per source as well as per code (under the disclosure rule): code * sources + source. */
 export interface PerSource {
@@ -113,20 +145,14 @@ export function tallyWidenings(
   plan: WideningPlan,
   fromKey: number,
   toKey: number,
-  into: { tallies: WideningTallies; rows: Uint32Array; codes: Uint8Array; perCompany: Uint16Array },
+  into: ScanScratch,
   perSource?: PerSource,
 ): number {
   const { day, company, source, organization, line } = columns;
   const exposure = columns[plan.widest.exposure];
-  const { bounds, ownAfter, ownUntil } = plan;
-  const [exactLow, exactHigh, onceLow, onceHigh, twiceLow, twiceHigh] = [0, 1, 2, 3, 4, 5].map((i) => bounds[i]!) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const { ownAfter, ownUntil } = plan;
+  const [{ low: exactLow, high: exactHigh }, { low: onceLow, high: onceHigh }, { low: twiceLow, high: twiceHigh }] =
+    plan.exposures;
   const { rows, codes, perCompany } = into;
   const { perCode, companyCells } = into.tallies;
   let count = 0;
@@ -198,12 +224,7 @@ export function runTallier(snapshot: ProgramSnapshot, plan: WideningPlan, chunks
     largest = Math.max(largest, rows);
   }
   const tallies = emptyTallies();
-  const into = {
-    tallies: emptyTallies(),
-    rows: scratchRows("programs", largest),
-    codes: scratchBytes(largest),
-    perCompany: scratchShorts(snapshot.companyCount),
-  };
+  const into = scanScratch(snapshot, largest);
   return {
     tallies,
     tally(run: number): void {

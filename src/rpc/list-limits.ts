@@ -7,9 +7,19 @@ import type { InputProblem } from "./input-problems.js";
  * so the contract states them and every transport enforces the same numbers.
  */
 
+/**
+ * Each field's limit, read once: reading an option decodes the field's options anew
+ * (protobuf-es keeps extensions as unknown fields), and every request's lists are
+ * checked.
+ */
+const limits = new WeakMap<DescField, number | undefined>();
+
 /** The most items a list field may hold; undefined when the contract sets none. */
 export function maxItemsOf(field: DescField): number | undefined {
-  return hasOption(field, maxItemsOption) ? getOption(field, maxItemsOption) : undefined;
+  if (limits.has(field)) return limits.get(field);
+  const max = hasOption(field, maxItemsOption) ? getOption(field, maxItemsOption) : undefined;
+  limits.set(field, max);
+  return max;
 }
 
 /** The problem text of a list over its limit: it names the limit. */

@@ -1,6 +1,6 @@
 import type { DisclosureRule } from "../benchmark/disclosure-rule.js";
 import type { LossYearFilter } from "../benchmark/loss-years.js";
-import type { PeerEngine } from "../benchmark/peer-engine.js";
+import type { PeerEngine, SelectedAmounts } from "../benchmark/peer-engine.js";
 import type { CoverageReference } from "../benchmark/peer-group.js";
 import type {
   AssessmentStatistics,
@@ -18,12 +18,20 @@ import {
 } from "./contributor-counts.js";
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, matchRows, rowFilterOf, type CompiledPeerFilter } from "./peer-filter.js";
-import { assessmentFigures, medianLimitOfRows, rpmFiguresOfRows } from "./program-figures.js";
+import {
+  assessmentFigures,
+  figuresOfTally,
+  medianLimitOfRows,
+  placingOf,
+  rpmFiguresOfRows,
+  type PlacingTally,
+} from "./program-figures.js";
+import { placingPlan, placingRows, placingTallier } from "./placing-scan.js";
 import { scratchRows } from "./scratch.js";
 import { periodDays, trendFigures } from "./trend-figures.js";
 import { claimOrder, periodPrograms, periodRanges, programsOfPeriod, worthSharing } from "./period-programs.js";
 import type { ScanThread } from "./scan-thread.js";
-import { periodsInTurn, runsInTurn } from "./parts-in-turn.js";
+import { periodsInTurn, placingInTurn, runsInTurn } from "./parts-in-turn.js";
 import { rowsInWindow, windowDays } from "./window-rows.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
 import { emptyCoverageTierBounds } from "./amount-tiers.js";
@@ -40,8 +48,9 @@ import {
 } from "./snapshot.js";
 
 /**
- * The runs of NAICS keys a shared suggestions scan is cut into: each thread takes the
- * next until none is left, so the one that finishes last waits at most about one run.
+ * The runs of NAICS keys a shared suggestions scan or assessment is cut into: each
+ * thread takes the next until none is left, so the one that finishes last waits at most
+ * about one run.
  */
 const RUNS_PER_SCAN = 16;
 
@@ -130,6 +139,27 @@ function createEngine(
     return { snapshot, coverage, reference: { coverageKnown: true, lineOfBusinessIds: coverage.lineOfBusinessIds } };
   }
 
+  /**
+   * An assessment's placing started with the scan thread, when the group's rows make it
+   * worth a round trip: the call takes runs of keys in turn with it (finish). Undefined
+   * when it is not shared: contributors are counted from the rows, which only this
+   * thread sees, and small groups are placed here alone.
+   */
+  function sharedPlacing(
+    { snapshot, coverage }: Opened,
+    filter: CompiledPeerFilter,
+    window: TimeWindow,
+    selected: SelectedAmounts,
+  ): (() => PlacingTally) | undefined {
+    if (counting || !scanThread) return undefined;
+    const plan = placingPlan(snapshot, coverage.programs, filter, window, placingOf(coverage.tierBounds, selected));
+    const rows = placingRows(plan);
+    if (rows < scanThread.minRowsToSplit) return undefined;
+    const runs = chunkKeys(plan, Math.max(1, Math.ceil(rows / RUNS_PER_SCAN)));
+    const job = scanThread.start(snapshot, { kind: "placing", plan, runs });
+    return job && (() => placingInTurn(job, runs.length - 1, placingTallier(snapshot, plan, runs)));
+  }
+
   return {
     async coverageReference(coverageId) {
       return open(coverageId)?.reference ?? fallback.coverageReference(coverageId);
@@ -138,15 +168,29 @@ function createEngine(
     async assessment(peers, window, selected, options) {
       const opened = open(peers.coverageId);
       if (!opened) return fallback.assessment(peers, window, selected, options);
-      const filter = compilePeerFilter(opened.snapshot, peers);
-      const { rows, count } = matchPrograms(opened, filter, window);
+      const { snapshot, coverage } = opened;
+      const filter = compilePeerFilter(snapshot, peers);
+      const placing = sharedPlacing(opened, filter, window, selected);
+      // Matched first, while the scan thread wakes.
+      const totalLossCount = options.withLossCount ? matchLosses(opened, filter, { kind: "any" }).count : undefined;
+      if (placing) {
+        const tally = placing();
+        return {
+          reference: opened.reference,
+          totalProgramCount: tally.count,
+          ...figuresOfTally(tally),
+          totalLossCount,
+        };
+      }
+      const matched = matchPrograms(opened, filter, window);
       const answer: AssessmentStatistics = {
         reference: opened.reference,
-        totalProgramCount: count,
-        ...assessmentFigures(opened.snapshot.programs, opened.coverage.tierBounds, rows, count, selected),
-        totalLossCount: options.withLossCount ? matchLosses(opened, filter, { kind: "any" }).count : undefined,
+        totalProgramCount: matched.count,
+        ...assessmentFigures(snapshot.programs, coverage.tierBounds, matched.rows, matched.count, selected),
+        totalLossCount,
       };
-      if (counting) answer.contributors = assessmentContributors(opened.snapshot, rows, count, boundOf(opened));
+      if (counting)
+        answer.contributors = assessmentContributors(snapshot, matched.rows, matched.count, boundOf(opened));
       return answer;
     },
 

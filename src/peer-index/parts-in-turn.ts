@@ -1,5 +1,8 @@
 import type { PeriodPrograms } from "./period-programs.js";
 import type { SharedJob } from "./scan-thread.js";
+import type { PlacingTallier } from "./placing-scan.js";
+import { addPlacingTallies, type PlacingTally } from "./program-figures.js";
+import type { ScanAnswer } from "./scan-protocol.js";
 import { addTallies, type RunTallier, type WideningTallies } from "./widening-scan.js";
 
 /**
@@ -24,14 +27,32 @@ export function periodsInTurn(
 
 /** A suggestions scan's runs of NAICS keys, `runs` of them, tallied together. */
 export function runsInTurn(job: SharedJob, runs: number, tallier: RunTallier): WideningTallies {
+  return tallyInTurn(job, runs, tallier.tallies, tallier.tally, (answer) => answer.tallies, addTallies);
+}
+
+/** An assessment's placing, `runs` runs of NAICS keys, tallied together. */
+export function placingInTurn(job: SharedJob, runs: number, placer: PlacingTallier): PlacingTally {
+  return tallyInTurn(job, runs, placer.tally, placer.place, (answer) => answer.placing, addPlacingTallies);
+}
+
+/** Runs each tallied whole into `tallies` (by `tally`) or not at all, the thread's runs added from its answer. */
+function tallyInTurn<T>(
+  job: SharedJob,
+  runs: number,
+  tallies: T,
+  tally: (run: number) => void,
+  theirsOf: (answer: ScanAnswer) => T | undefined,
+  add: (into: T, from: T) => void,
+): T {
   const done = new Uint8Array(runs);
   for (let k = job.claim(); k >= 0; k = job.claim()) {
-    tallier.tally(k);
+    tally(k);
     done[k] = 1;
   }
-  const theirs = job.result();
-  if (theirs?.tallies) addTallies(tallier.tallies, theirs.tallies);
-  theirs?.taken.forEach((k) => (done[k] = 1));
-  for (let k = 0; k < runs; k++) if (!done[k]) tallier.tally(k);
-  return tallier.tallies;
+  const answer = job.result();
+  const theirs = answer && theirsOf(answer);
+  if (theirs) add(tallies, theirs);
+  answer?.taken.forEach((k) => (done[k] = 1));
+  for (let k = 0; k < runs; k++) if (!done[k]) tally(k);
+  return tallies;
 }

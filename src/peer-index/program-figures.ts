@@ -41,33 +41,13 @@ export function assessmentFigures(
   count: number,
   selected: SelectedAmounts,
 ) {
-  const x = {
-    limit: centsOf(selected.limit),
-    premium: centsOf(selected.premium),
-    retention: centsOf(selected.retention),
-  };
-  const runs = {
-    limit: tiersAround(bounds.limit, x.limit),
-    premium: tiersAround(bounds.premium, x.premium),
-    retention: tiersAround(bounds.retention, x.retention),
-  };
-  const triples = new Int32Array(BAND_TRIPLES);
-  const nearRows = scratchRows("gathered", count);
-  const placed = placeByTiers(columns, rows, count, runs, triples, nearRows);
-  const statistics = (amount: keyof typeof x): AmountStatistics => {
-    const bandCounts = bandCountsOfTriples(triples, amount);
-    const near = compareNear(columns[amount], columns[`${amount}Tier`], runs[amount], nearRows, placed.near, x[amount]);
-    return {
-      bandCounts,
-      rank: {
-        below: placed.below[amount] + near.below,
-        equal: near.equal,
-        total: bandCounts.reduce((sum, n) => sum + n, 0),
-      },
-    };
-  };
-  return { limit: statistics("limit"), premium: statistics("premium"), retention: statistics("retention") };
+  const tally = emptyPlacingTally();
+  placeRows(columns, placingOf(bounds, selected), rows, count, tally);
+  return figuresOfTally(tally);
 }
+
+type Amount = "limit" | "premium" | "retention";
+const AMOUNTS: readonly Amount[] = ["limit", "premium", "retention"];
 
 /** A run of tiers: from `first`, `width` + 1 long (tiersAround). */
 interface TierRun {
@@ -75,19 +55,116 @@ interface TierRun {
   width: number;
 }
 
+/** What rows are placed against, in plain data (it crosses to the scan thread): the client's amounts in cents and their runs of tiers. */
+export interface Placing {
+  cents: Record<Amount, number>;
+  runs: Record<Amount, TierRun>;
+}
+
+export function placingOf(bounds: CoverageSlices["tierBounds"], selected: SelectedAmounts): Placing {
+  const cents = {
+    limit: centsOf(selected.limit),
+    premium: centsOf(selected.premium),
+    retention: centsOf(selected.retention),
+  };
+  const runs = {
+    limit: tiersAround(bounds.limit, cents.limit),
+    premium: tiersAround(bounds.premium, cents.premium),
+    retention: tiersAround(bounds.retention, cents.retention),
+  };
+  return { cents, runs };
+}
+
 /**
- * The first pass of assessmentFigures: counts the rows' band triples and, per amount,
- * the rows in tiers before its run; lists the rows in any amount's run in `nearRows`.
- * A function of its own, so the optimizer sees only this loop.
+ * Rows placed, summed: how many, their band triples, and per amount how many are below
+ * and equal to the client's. Sums over any split of the rows: each thread of a shared
+ * assessment (placing-scan.ts) fills its own, and they are added.
+ */
+export interface PlacingTally {
+  count: number;
+  triples: Int32Array;
+  below: Record<Amount, number>;
+  equal: Record<Amount, number>;
+}
+
+export function emptyPlacingTally(): PlacingTally {
+  return {
+    count: 0,
+    triples: new Int32Array(BAND_TRIPLES),
+    below: { limit: 0, premium: 0, retention: 0 },
+    equal: { limit: 0, premium: 0, retention: 0 },
+  };
+}
+
+export function clearPlacingTally(tally: PlacingTally): void {
+  tally.count = 0;
+  tally.triples.fill(0);
+  for (const amount of AMOUNTS) tally.below[amount] = tally.equal[amount] = 0;
+}
+
+export function addPlacingTallies(into: PlacingTally, from: PlacingTally): void {
+  into.count += from.count;
+  for (let t = 0; t < BAND_TRIPLES; t++) into.triples[t]! += from.triples[t]!;
+  for (const amount of AMOUNTS) {
+    into.below[amount] += from.below[amount];
+    into.equal[amount] += from.equal[amount];
+  }
+}
+
+/** Places `rows[0..count)` against the client's amounts, adding them to `tally`. */
+export function placeRows(
+  columns: ProgramColumns,
+  placing: Placing,
+  rows: Uint32Array,
+  count: number,
+  tally: PlacingTally,
+): void {
+  const nearRows = scratchRows("gathered", count);
+  const placed = placeByTiers(columns, rows, count, placing.runs, tally.triples, nearRows);
+  tally.count += count;
+  for (const amount of AMOUNTS) {
+    const near = compareNear(
+      columns[amount],
+      columns[`${amount}Tier`],
+      placing.runs[amount],
+      nearRows,
+      placed.near,
+      placing.cents[amount],
+    );
+    tally.below[amount] += placed.below[amount] + near.below;
+    tally.equal[amount] += near.equal;
+  }
+}
+
+/** The three amounts' band counts and ranks of the rows a tally holds. */
+export function figuresOfTally(tally: PlacingTally): Record<Amount, AmountStatistics> {
+  const statistics = (amount: Amount): AmountStatistics => {
+    const bandCounts = bandCountsOfTriples(tally.triples, amount);
+    return {
+      bandCounts,
+      rank: {
+        below: tally.below[amount],
+        equal: tally.equal[amount],
+        total: bandCounts.reduce((sum, n) => sum + n, 0),
+      },
+    };
+  };
+  return { limit: statistics("limit"), premium: statistics("premium"), retention: statistics("retention") };
+}
+
+/**
+ * The first pass of placeRows: counts the rows' band triples and, per amount, the rows
+ * in tiers before its run; lists the rows in any amount's run in `nearRows`. A function
+ * of its own, so the optimizer sees only this loop.
  */
 function placeByTiers(
   { bandTriple, limitTier, premiumTier, retentionTier }: ProgramColumns,
   rows: Uint32Array,
   count: number,
-  runs: Record<"limit" | "premium" | "retention", TierRun>,
+  runs: Record<Amount, TierRun>,
   triples: Int32Array,
   nearRows: Uint32Array,
-): { near: number; below: Record<"limit" | "premium" | "retention", number> } {
+): { near: number; below: Record<Amount, number> } {
   const { first: lFirst, width: lWidth } = runs.limit;
   const { first: pFirst, width: pWidth } = runs.premium;
   const { first: tFirst, width: tWidth } = runs.retention;

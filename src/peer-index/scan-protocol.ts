@@ -4,15 +4,19 @@
  */
 import type { RowFilter } from "./peer-filter.js";
 import type { PeriodPrograms, PeriodRanges, ProgramSnapshot } from "./period-programs.js";
+import type { PlacingPlan } from "./placing-scan.js";
+import type { PlacingTally } from "./program-figures.js";
 import type { WideningPlan, WideningTallies } from "./widening-scan.js";
 
 /**
  * A scan both threads share, in parts they take one at a time (the claim word): a
- * market trend's periods, or the runs of NAICS keys of a suggestions scan.
+ * market trend's periods, or the runs of NAICS keys of a suggestions scan or of an
+ * assessment's placing.
  */
 export type ScanJob =
   | { kind: "periods"; filter: RowFilter; periods: PeriodRanges[] }
-  | { kind: "widenings"; plan: WideningPlan; runs: Int32Array };
+  | { kind: "widenings"; plan: WideningPlan; runs: Int32Array }
+  | { kind: "placing"; plan: PlacingPlan; runs: Int32Array };
 
 /** How many parts a job has. */
 export const partsOf = (job: ScanJob): number => (job.kind === "periods" ? job.periods.length : job.runs.length - 1);
@@ -23,7 +27,8 @@ export type ScanMessage =
 
 /**
  * The scan thread's answer to a job it joined: the parts it took (their positions in the
- * job) and what they came to: each period's programs, or the runs' tallies summed.
+ * job) and what they came to: each period's programs, or the runs' tallies summed (a
+ * suggestions scan's, or an assessment's placing).
  * Fewer parts than it took when it failed, none when it holds another snapshot: the
  * server thread computes whatever is missing.
  */
@@ -32,6 +37,7 @@ export interface ScanAnswer {
   taken: number[];
   periods: PeriodPrograms[];
   tallies: WideningTallies | undefined;
+  placing: PlacingTally | undefined;
 }
 
 /**
@@ -49,7 +55,7 @@ export const CONTROL_WORDS = 4;
 /*
  * The claim word: the job's id (its low 22 bits), whether the scan thread has joined it
  * (one bit), and the next part to take (8 bits; a trend has at most 12 periods, a
- * suggestions scan 16 runs). Both threads take parts through it, one compare-and-swap each, so a thread that starts late or
+ * suggestions scan or a placing 16 runs). Both threads take parts through it, one compare-and-swap each, so a thread that starts late or
  * is slowed leaves its share to the other. The thread joins only while parts are left,
  * so once none is left, the joined bit says for good whether an answer will come.
  */

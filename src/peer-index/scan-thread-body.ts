@@ -12,6 +12,7 @@ import {
   type ScanJob,
   type ScanMessage,
 } from "./scan-protocol.js";
+import { placingTallier } from "./placing-scan.js";
 import { runTallier } from "./widening-scan.js";
 
 /**
@@ -60,7 +61,7 @@ function takeParts({ id, version, job }: Extract<ScanMessage, { kind: "job" }>):
   const { joined, taken: first } = joinClaims(control, id, count, held !== undefined);
   // Not joined: the server thread took every part, and waits for no answer.
   if (!joined) return;
-  const answer: ScanAnswer = { id, taken: [], periods: [], tallies: undefined };
+  const answer: ScanAnswer = { id, taken: [], periods: [], tallies: undefined, placing: undefined };
   try {
     const compute = held && partComputer(held, job, answer);
     for (let k = first; k >= 0 && compute; k = claimPart(control, id, count)) {
@@ -78,6 +79,11 @@ function takeParts({ id, version, job }: Extract<ScanMessage, { kind: "job" }>):
 /** Computes part k of the job into the answer: a period's programs, or a run's tallies added to the answer's. */
 function partComputer(held: ProgramSnapshot, job: ScanJob, answer: ScanAnswer): (k: number) => void {
   if (job.kind === "periods") return (k) => answer.periods.push(programsOfPeriod(held, job.filter, job.periods[k]!));
+  if (job.kind === "placing") {
+    const placer = placingTallier(held, job.plan, job.runs);
+    answer.placing = placer.tally;
+    return (k) => placer.place(k);
+  }
   const tallier = runTallier(held, job.plan, job.runs);
   answer.tallies = tallier.tallies;
   return (k) => tallier.tally(k);

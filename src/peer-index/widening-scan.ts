@@ -192,10 +192,11 @@ export function tallyWidenings(
 }
 
 /**
- * The plan's keys cut into runs of about `rowsPerChunk` rows (a key is never cut: its
- * companies must be counted in one run): `bounds[j]` to `bounds[j + 1]` is run j.
+ * A plan's keys cut into runs of about `rowsPerChunk` rows (a key is never cut: its
+ * companies must be counted in one run): `bounds[j]` to `bounds[j + 1]` is run j. The
+ * assessment's shared placing (placing-scan.ts) cuts its keys the same way.
  */
-export function chunkKeys(plan: WideningPlan, rowsPerChunk: number): Int32Array {
+export function chunkKeys(plan: Pick<WideningPlan, "starts" | "ends">, rowsPerChunk: number): Int32Array {
   const bounds = [0];
   let rows = 0;
   for (let k = 0; k < plan.starts.length; k++) {

@@ -137,13 +137,14 @@ for (const datasetCase of cases) {
     const fallbackCalls = new Map<number, number>();
     const sql = createSqlPeerEngine(knex);
     const index = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls));
-    // Every trend of two periods or more, and every suggestions scan, shared by the two
-    // threads (scan-thread.ts), the scan thread computing one part or more of each.
+    // Every trend of two periods or more, every suggestions scan and every assessment's
+    // placing shared by the two threads (scan-thread.ts), the scan thread computing one
+    // part or more of each.
     const scanThread = startScanThread({ cores: 2, minRowsToSplit: 0, waitForJoin: true })!;
     t.teardown(() => scanThread.close());
     scanThread.adopt(snapshot);
     while (scanThread.state() === "starting") await new Promise((resolve) => setTimeout(resolve, 20));
-    const sharedJobs = { periods: 0, widenings: 0 };
+    const sharedJobs = { periods: 0, widenings: 0, placing: 0 };
     const split = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls), {
       scanThread: {
         ...scanThread,
@@ -179,6 +180,16 @@ for (const datasetCase of cases) {
               withLossCount: group % 2 === 0,
             }),
         ],
+        [
+          "assessment shared by two threads",
+          (e) =>
+            (e === index ? split : e).assessment(
+              peers,
+              window,
+              drawSelected(pool, createSeededRandom(`${SEED}/${group}`)),
+              { withLossCount: group % 2 === 1 },
+            ),
+        ],
         ["rpm", (e) => e.rpm(peers, window, drawRpm(pool, createSeededRandom(`${SEED}/rpm/${group}`)))],
         ["programCount", (e) => e.programCount(peers, window)],
         ["lossCount", (e) => e.lossCount(peers, years)],
@@ -205,11 +216,15 @@ for (const datasetCase of cases) {
         t.strictSame(actual, expected, `${name} #${group} differs`, { peers: plain(peers), window, years });
       }
     }
-    t.equal(mismatches, 0, `${GROUPS} peer groups, eight calls each, answered identically`);
-    t.ok(sharedJobs.periods > 0 && sharedJobs.widenings > 0, "trends and suggestions scans were shared", sharedJobs);
+    t.equal(mismatches, 0, `${GROUPS} peer groups, every call answered identically`);
+    t.ok(
+      sharedJobs.periods > 0 && sharedJobs.widenings > 0 && sharedJobs.placing > 0,
+      "trends, suggestions scans and assessments were shared",
+      sharedJobs,
+    );
     t.equal(
       scanThread.counts().answered,
-      sharedJobs.periods + sharedJobs.widenings,
+      sharedJobs.periods + sharedJobs.widenings + sharedJobs.placing,
       "the scan thread computed parts of every one",
     );
     t.equal(scanThread.counts().declined, 0, "and declined none");

@@ -60,7 +60,8 @@ export async function startConsoleStack(t: Teardown, distDir: string, options: C
     publicClients: [devConsoleClient(base, CLIENT_ID, [DEV_SCOPE])],
     users: [DEV_USER],
   });
-  const log = pino({ level: "silent" });
+  // Errors on stderr, where a CI log shows what answered 500 (the browser only sees the status).
+  const log = pino({ level: "error" }, pino.destination(2));
   const authenticator = createJwtAuthenticator({ issuer, audience: DEV_AUDIENCE, requiredScopes, log });
   const settings = consoleSettings({
     issuer,

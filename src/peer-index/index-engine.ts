@@ -26,7 +26,7 @@ import {
   rpmFiguresOfRows,
   type PlacingTally,
 } from "./program-figures.js";
-import { placingPlan, placingRows, placingTallier } from "./placing-scan.js";
+import { placingPlan, placingTallier } from "./placing-scan.js";
 import { scratchRows } from "./scratch.js";
 import { periodDays, trendFigures } from "./trend-figures.js";
 import { claimOrder, periodPrograms, periodRanges, programsOfPeriod, worthSharing } from "./period-programs.js";
@@ -153,9 +153,9 @@ function createEngine(
   ): (() => PlacingTally) | undefined {
     if (counting || !scanThread) return undefined;
     const plan = placingPlan(snapshot, coverage.programs, filter, window, placingOf(coverage.tierBounds, selected));
-    const rows = placingRows(plan);
-    if (rows < scanThread.minRowsToSplit) return undefined;
-    const runs = chunkKeys(plan, Math.max(1, Math.ceil(rows / RUNS_PER_SCAN)));
+    const { size } = plan.ranges;
+    if (size < scanThread.minRowsToSplit) return undefined;
+    const runs = chunkKeys(plan.ranges, Math.max(1, Math.ceil(size / RUNS_PER_SCAN)));
     const job = scanThread.start(snapshot, { kind: "placing", plan, runs });
     return job && (() => placingInTurn(job, runs.length - 1, placingTallier(snapshot, plan, runs)));
   }

@@ -1,6 +1,6 @@
 import type { TimeWindow } from "../benchmark/time-window.js";
-import { matchRows, type CompiledPeerFilter, type RowFilter } from "./peer-filter.js";
-import type { ProgramSnapshot } from "./period-programs.js";
+import { matchRows, rowFilterOf, type CompiledPeerFilter, type RowFilter } from "./peer-filter.js";
+import { periodRanges, type PeriodRanges, type ProgramSnapshot } from "./period-programs.js";
 import {
   addPlacingTallies,
   clearPlacingTally,
@@ -11,7 +11,7 @@ import {
 } from "./program-figures.js";
 import { scratchRows } from "./scratch.js";
 import type { NaicsRows } from "./snapshot.js";
-import { rowsInWindow, windowDays } from "./window-rows.js";
+import { windowDays } from "./window-rows.js";
 
 /**
  * An assessment's scan of a large peer group (its band counts and ranks,
@@ -24,35 +24,19 @@ import { rowsInWindow, windowDays } from "./window-rows.js";
 export interface PlacingPlan {
   filter: RowFilter;
   placing: Placing;
-  /** Per NAICS key the group's codes match: its rows in the window, [starts, ends). */
-  starts: Int32Array;
-  ends: Int32Array;
+  /** Per NAICS key the group's codes match, its rows in the window (a trend period's ranges, for one window). */
+  ranges: PeriodRanges;
 }
 
 export function placingPlan(
-  { programs }: ProgramSnapshot,
-  { byNaics }: NaicsRows,
+  snapshot: ProgramSnapshot,
+  rowsOfCoverage: NaicsRows,
   filter: CompiledPeerFilter,
   window: TimeWindow,
   placing: Placing,
 ): PlacingPlan {
-  const days = windowDays(window);
-  const keys = filter.naicsKeys.filter((key) => byNaics[key] !== byNaics[key + 1]);
-  const starts = new Int32Array(keys.length);
-  const ends = new Int32Array(keys.length);
-  keys.forEach((key, k) => {
-    const range = rowsInWindow(programs.day, { start: byNaics[key]!, end: byNaics[key + 1]! }, days);
-    starts[k] = range.start;
-    ends[k] = range.end;
-  });
-  return { filter, placing, starts, ends };
-}
-
-/** Rows in the plan: what decides whether sharing it is worth a round trip. */
-export function placingRows({ starts, ends }: PlacingPlan): number {
-  let rows = 0;
-  for (let k = 0; k < starts.length; k++) rows += ends[k]! - starts[k]!;
-  return rows;
+  const [ranges] = periodRanges(snapshot, rowsOfCoverage, filter, [windowDays(window)]);
+  return { filter: rowFilterOf(filter), placing, ranges: ranges! };
 }
 
 /** Runs of a plan's keys (chunkKeys) matched and placed one at a time into `tally`, each whole or not at all. */
@@ -68,12 +52,13 @@ export function placingTallier(snapshot: ProgramSnapshot, plan: PlacingPlan, run
   return {
     tally,
     place(run) {
+      const { starts, ends } = plan.ranges;
       let size = 0;
-      for (let k = runs[run]!; k < runs[run + 1]!; k++) size += plan.ends[k]! - plan.starts[k]!;
+      for (let k = runs[run]!; k < runs[run + 1]!; k++) size += ends[k]! - starts[k]!;
       const rows = scratchRows("programs", size);
       let count = 0;
       for (let k = runs[run]!; k < runs[run + 1]!; k++)
-        count = matchRows(programs, plan.filter, plan.starts[k]!, plan.ends[k]!, rows, count);
+        count = matchRows(programs, plan.filter, starts[k]!, ends[k]!, rows, count);
       // Into a tally of its own, added once whole: a run that fails adds nothing.
       clearPlacingTally(own);
       placeRows(programs, plan.placing, rows, count, own);

@@ -1,3 +1,4 @@
+import type { Decimal } from "../benchmark/decimal.js";
 import type { DisclosureRule } from "../benchmark/disclosure-rule.js";
 import type { LossYearFilter } from "../benchmark/loss-years.js";
 import type { PeerEngine, SelectedAmounts } from "../benchmark/peer-engine.js";
@@ -22,16 +23,20 @@ import {
   assessmentFigures,
   figuresOfTally,
   medianLimitOfRows,
+  clientRpmOf,
   placingOf,
   rpmFiguresOfRows,
+  rpmFiguresOfTally,
   type PlacingTally,
+  type RpmFiguresOfRows,
 } from "./program-figures.js";
 import { placingPlan, placingTallier } from "./placing-scan.js";
+import { gatherInRanges, rpmPlan, rpmTallier } from "./rpm-scan.js";
 import { scratchRows } from "./scratch.js";
 import { periodDays, trendFigures } from "./trend-figures.js";
 import { claimOrder, periodPrograms, periodRanges, programsOfPeriod, worthSharing } from "./period-programs.js";
 import type { ScanThread } from "./scan-thread.js";
-import { periodsInTurn, placingInTurn, runsInTurn } from "./parts-in-turn.js";
+import { periodsInTurn, placingInTurn, rpmInTurn, runsInTurn } from "./parts-in-turn.js";
 import { rowsInWindow, windowDays } from "./window-rows.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
 import { emptyCoverageTierBounds } from "./amount-tiers.js";
@@ -160,6 +165,29 @@ function createEngine(
     return job && (() => placingInTurn(job, runs.length - 1, placingTallier(snapshot, plan, runs)));
   }
 
+  /**
+   * The RPM statistics' scan started with the scan thread, as sharedPlacing: its runs of
+   * keys counted in turn (rpm-scan.ts), then the quartiles' rows gathered here.
+   */
+  function sharedRpm(
+    { snapshot, coverage }: Opened,
+    filter: CompiledPeerFilter,
+    window: TimeWindow,
+    clientRpm: Decimal,
+  ): (() => RpmFiguresOfRows) | undefined {
+    if (counting || !scanThread) return undefined;
+    const plan = rpmPlan(snapshot, coverage.programs, filter, window, clientRpmOf(clientRpm));
+    const { size } = plan.ranges;
+    if (size < scanThread.minRowsToSplit) return undefined;
+    const runs = chunkKeys(plan.ranges, Math.max(1, Math.ceil(size / RUNS_PER_SCAN)));
+    const job = scanThread.start(snapshot, { kind: "rpm", plan, runs });
+    if (!job) return undefined;
+    return () => {
+      const tally = rpmInTurn(job, runs.length - 1, rpmTallier(snapshot, plan, runs));
+      return rpmFiguresOfTally(snapshot.programs, snapshot.largeRpms, tally, gatherInRanges(snapshot, plan));
+    };
+  }
+
   return {
     async coverageReference(coverageId) {
       return open(coverageId)?.reference ?? fallback.coverageReference(coverageId);
@@ -198,7 +226,10 @@ function createEngine(
       const opened = open(peers.coverageId);
       if (!opened) return fallback.rpm(peers, window, clientRpm);
       const { snapshot, reference } = opened;
-      const { rows, count } = matchPrograms(opened, compilePeerFilter(snapshot, peers), window);
+      const filter = compilePeerFilter(snapshot, peers);
+      const shared = sharedRpm(opened, filter, window, clientRpm);
+      if (shared) return { reference, ...shared() };
+      const { rows, count } = matchPrograms(opened, filter, window);
       const answer: RpmStatistics = {
         reference,
         ...rpmFiguresOfRows(snapshot.programs, snapshot.largeRpms, rows, count, clientRpm),

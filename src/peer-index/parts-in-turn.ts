@@ -1,7 +1,8 @@
 import type { PeriodPrograms } from "./period-programs.js";
 import type { SharedJob } from "./scan-thread.js";
 import type { PlacingTallier } from "./placing-scan.js";
-import { addPlacingTallies, type PlacingTally } from "./program-figures.js";
+import { addPlacingTallies, addRpmTallies, type PlacingTally, type RpmTally } from "./program-figures.js";
+import type { RpmTallier } from "./rpm-scan.js";
 import type { ScanAnswer } from "./scan-protocol.js";
 import { addTallies, type RunTallier, type WideningTallies } from "./widening-scan.js";
 
@@ -33,6 +34,11 @@ export function runsInTurn(job: SharedJob, runs: number, tallier: RunTallier): W
 /** An assessment's placing, `runs` runs of NAICS keys, tallied together. */
 export function placingInTurn(job: SharedJob, runs: number, placer: PlacingTallier): PlacingTally {
   return tallyInTurn(job, runs, placer.tally, placer.place, (answer) => answer.placing, addPlacingTallies);
+}
+
+/** An RPM scan's runs of NAICS keys, `runs` of them, counted together. */
+export function rpmInTurn(job: SharedJob, runs: number, counter: RpmTallier): RpmTally {
+  return tallyInTurn(job, runs, counter.tally, counter.count, (answer) => answer.rpm, addRpmTallies);
 }
 
 /** Runs each tallied whole into `tallies` (by `tally`) or not at all, the thread's runs added from its answer. */

@@ -7,7 +7,15 @@ import { comparable, type CoverageSlices, type ProgramColumns, type TierBounds }
 import { TIERS } from "./amount-tiers.js";
 import { BAND_TRIPLES, bandCountsOfTriples } from "./band-triples.js";
 import { scratchRows } from "./scratch.js";
-import { amountTierCounts, exactCents, selectCountedRows } from "./tier-select.js";
+import {
+  amountTierCounts,
+  exactCents,
+  gatherFromRows,
+  selectByTierCounts,
+  selectCountedRows,
+  TIER_SLOTS,
+  type GatherWanted,
+} from "./tier-select.js";
 
 /**
  * Figures over the matched program rows (`rows[0..count)`), each one pass: the
@@ -231,23 +239,54 @@ export interface RpmFiguresOfRows {
 
 const QUARTILES: QuantileLevel[] = ["0.25", "0.5", "0.75"];
 
+/** The client's RPM in cents, as rows are compared with it (plain data: it crosses to the scan thread). */
+export interface ClientRpm {
+  /** Comparable with the column (clamped to 2^53). */
+  cents: number;
+  /** Exact, for the rare RPM above 2^53 - 1 cents (largeRpms). */
+  exact: bigint;
+}
+
+export function clientRpmOf(clientRpm: Decimal): ClientRpm {
+  return { cents: centsOf(clientRpm), exact: BigInt(clientRpm.times(100).toFixed(0)) };
+}
+
 /**
- * RPM quartiles (rounded to cents), the largest RPM, and the client's rank (SEMANTICS.md
- * section 7), in one pass that also counts the rows' RPM tiers, then the gathering
- * pass of tier-select.ts. An RPM above 2^53 - 1 cents (a tiny limit) is compared
- * exactly, in BigInt.
+ * Rows' RPMs counted, summed: per RPM tier (TIER_SLOTS, NO_TIER last), and how many are
+ * below and equal to the client's. Sums over any split of the rows, as PlacingTally:
+ * each thread of a shared RPM scan (rpm-scan.ts) fills its own, and they are added.
  */
-export function rpmFiguresOfRows(
-  columns: ProgramColumns,
+export interface RpmTally {
+  tiers: Int32Array;
+  below: number;
+  equal: number;
+}
+
+export function emptyRpmTally(): RpmTally {
+  return { tiers: new Int32Array(TIER_SLOTS), below: 0, equal: 0 };
+}
+
+export function addRpmTallies(into: RpmTally, from: RpmTally): void {
+  for (let t = 0; t < TIER_SLOTS; t++) into.tiers[t]! += from.tiers[t]!;
+  into.below += from.below;
+  into.equal += from.equal;
+}
+
+/**
+ * Counts `rows[0..count)` into `tally`: each row's RPM tier, and whether its RPM is
+ * below or equal to the client's. An RPM above 2^53 - 1 cents (a tiny limit) is
+ * compared exactly, in BigInt.
+ */
+export function tallyRpms(
+  { rpm, rpmTier }: ProgramColumns,
   largeRpms: ReadonlyMap<number, bigint>,
   rows: Uint32Array,
   count: number,
-  clientRpm: Decimal,
-): RpmFiguresOfRows {
-  const { rpm, rpmTier } = columns;
-  const tiers = amountTierCounts();
-  const x = centsOf(clientRpm);
-  const exactX = BigInt(clientRpm.times(100).toFixed(0));
+  client: ClientRpm,
+  tally: RpmTally,
+): void {
+  const { tiers } = tally;
+  const x = client.cents;
   let below = 0;
   let equal = 0;
   for (let r = 0; r < count; r++) {
@@ -256,23 +295,54 @@ export function rpmFiguresOfRows(
     const value = rpm[i]!;
     if (value > Number.MAX_SAFE_INTEGER) {
       const exact = largeRpms.get(i)!;
-      if (exact < exactX) below++;
-      else if (exact === exactX) equal++;
+      if (exact < client.exact) below++;
+      else if (exact === client.exact) equal++;
     } else {
       // Counted without branches, as in assessmentFigures; NaN (no RPM) is neither.
       below += +(value < x);
       equal += +(value === x);
     }
   }
+  tally.below += below;
+  tally.equal += equal;
+}
+
+/**
+ * RPM quartiles (rounded to cents), the largest RPM, and the client's rank (SEMANTICS.md
+ * section 7) of the rows matched into `rows[0..count)`: one pass counts them
+ * (tallyRpms), then the gathering pass of tier-select.ts.
+ */
+export function rpmFiguresOfRows(
+  columns: ProgramColumns,
+  largeRpms: ReadonlyMap<number, bigint>,
+  rows: Uint32Array,
+  count: number,
+  clientRpm: Decimal,
+): RpmFiguresOfRows {
+  const tally = { tiers: amountTierCounts(), below: 0, equal: 0 };
+  tallyRpms(columns, largeRpms, rows, count, clientRpmOf(clientRpm), tally);
+  return rpmFiguresOfTally(columns, largeRpms, tally, gatherFromRows(rows, count));
+}
+
+/**
+ * The RPM figures of a set of rows from its tally and a way to gather its rows of the
+ * wanted tiers (the rows at the quartiles' positions are only found among them).
+ * Leaves the tally's tier counts zero.
+ */
+export function rpmFiguresOfTally(
+  columns: ProgramColumns,
+  largeRpms: ReadonlyMap<number, bigint>,
+  { tiers, below, equal }: RpmTally,
+  gather: GatherWanted,
+): RpmFiguresOfRows {
   const exact = exactCents(columns, largeRpms);
-  const { n, rowAt } = selectCountedRows(
+  const { n, rowAt } = selectByTierCounts(
     columns,
     "rpm",
-    rows,
-    count,
     tiers,
     (n) => [...QUARTILES.flatMap((p) => neighbours(n, p)), n - 1],
     exact,
+    gather,
   );
   const valueAt = (position: number) => new Decimal(exact("rpm", rowAt.get(position)!).toString());
   const [firstQuartile, median, fourthQuartile] = QUARTILES.map((p) =>

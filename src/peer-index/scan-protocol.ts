@@ -5,7 +5,8 @@
 import type { RowFilter } from "./peer-filter.js";
 import type { PeriodPrograms, PeriodRanges, ProgramSnapshot } from "./period-programs.js";
 import type { PlacingPlan } from "./placing-scan.js";
-import type { PlacingTally } from "./program-figures.js";
+import type { PlacingTally, RpmTally } from "./program-figures.js";
+import type { RpmPlan } from "./rpm-scan.js";
 import type { WideningPlan, WideningTallies } from "./widening-scan.js";
 
 /**
@@ -16,7 +17,8 @@ import type { WideningPlan, WideningTallies } from "./widening-scan.js";
 export type ScanJob =
   | { kind: "periods"; filter: RowFilter; periods: PeriodRanges[] }
   | { kind: "widenings"; plan: WideningPlan; runs: Int32Array }
-  | { kind: "placing"; plan: PlacingPlan; runs: Int32Array };
+  | { kind: "placing"; plan: PlacingPlan; runs: Int32Array }
+  | { kind: "rpm"; plan: RpmPlan; runs: Int32Array };
 
 /** How many parts a job has. */
 export const partsOf = (job: ScanJob): number => (job.kind === "periods" ? job.periods.length : job.runs.length - 1);
@@ -38,6 +40,7 @@ export interface ScanAnswer {
   periods: PeriodPrograms[];
   tallies: WideningTallies | undefined;
   placing: PlacingTally | undefined;
+  rpm: RpmTally | undefined;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type ScanMessage,
 } from "./scan-protocol.js";
 import { placingTallier } from "./placing-scan.js";
+import { rpmTallier } from "./rpm-scan.js";
 import { runTallier } from "./widening-scan.js";
 
 /**
@@ -61,7 +62,7 @@ function takeParts({ id, version, job }: Extract<ScanMessage, { kind: "job" }>):
   const { joined, taken: first } = joinClaims(control, id, count, held !== undefined);
   // Not joined: the server thread took every part, and waits for no answer.
   if (!joined) return;
-  const answer: ScanAnswer = { id, taken: [], periods: [], tallies: undefined, placing: undefined };
+  const answer: ScanAnswer = { id, taken: [], periods: [], tallies: undefined, placing: undefined, rpm: undefined };
   try {
     const compute = held && partComputer(held, job, answer);
     for (let k = first; k >= 0 && compute; k = claimPart(control, id, count)) {
@@ -76,13 +77,18 @@ function takeParts({ id, version, job }: Extract<ScanMessage, { kind: "job" }>):
   Atomics.notify(control, ANSWERED);
 }
 
-/** Computes part k of the job into the answer: a period's programs, or a run's tallies added to the answer's. */
+/** Computes part k of the job into the answer: a period's programs, or a run's tally added to the answer's. */
 function partComputer(held: ProgramSnapshot, job: ScanJob, answer: ScanAnswer): (k: number) => void {
   if (job.kind === "periods") return (k) => answer.periods.push(programsOfPeriod(held, job.filter, job.periods[k]!));
   if (job.kind === "placing") {
     const placer = placingTallier(held, job.plan, job.runs);
     answer.placing = placer.tally;
     return (k) => placer.place(k);
+  }
+  if (job.kind === "rpm") {
+    const counter = rpmTallier(held, job.plan, job.runs);
+    answer.rpm = counter.tally;
+    return (k) => counter.count(k);
   }
   const tallier = runTallier(held, job.plan, job.runs);
   answer.tallies = tallier.tallies;

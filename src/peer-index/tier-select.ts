@@ -122,34 +122,77 @@ export function selectCountedRows(
   positionsOf: (n: number) => number[],
   exact: ExactCents,
 ): SelectedRows {
-  const tiers = programs[`${amount}Tier`];
-  const { n, found } = placesOf(counts, count - counts[NO_TIER]!, positionsOf);
-  counts.fill(0);
-  for (const { tier } of found) wanted[tier] = 1;
-  const gathered: number[] = [];
-  for (let r = 0; r < count; r++) if (wanted[tiers[rows[r]!]!] === 1) gathered.push(rows[r]!);
-  for (const { tier } of found) wanted[tier] = 0;
-  return { n, rowAt: rowsAt(found, gathered, tiers, (row) => exact(amount, row)) };
+  return selectByTierCounts(programs, amount, counts, positionsOf, exact, gatherFromRows(rows, count));
 }
 
-/** The row at each found position: the gathered rows of its tier, sorted by exact value, at its rank there. */
+/** GatherWanted among rows[0..count): one pass over them. */
+export function gatherFromRows(rows: Uint32Array, count: number): GatherWanted {
+  return (isWanted, tiers) => {
+    const gathered: number[] = [];
+    for (let r = 0; r < count; r++) if (isWanted[tiers[rows[r]!]!] === 1) gathered.push(rows[r]!);
+    return gathered;
+  };
+}
+
+/**
+ * Gathers the rows of a set in the wanted tiers of an amount: those whose tier is 1 in
+ * `isWanted` (indexed by tier; `tiers` is the amount's tier column).
+ */
+export type GatherWanted = (isWanted: Uint8Array, tiers: Uint16Array) => number[];
+
+/**
+ * The rows at the given positions among a set's rows that have the amount, from the
+ * counts of the set's tiers (one amount's, NO_TIER last), whoever counted them: the
+ * counts tell each position's tier and rank there, `gather` lists the set's rows of
+ * those tiers, and a sort finishes (rowsAt). Leaves the counts zero.
+ */
+export function selectByTierCounts(
+  programs: ProgramColumns,
+  amount: Amount,
+  counts: Int32Array,
+  positionsOf: (n: number) => number[],
+  exact: ExactCents,
+  gather: GatherWanted,
+): SelectedRows {
+  const tiers = programs[`${amount}Tier`];
+  let rowsWithAmount = 0;
+  for (let tier = 0; tier < NO_TIER; tier++) rowsWithAmount += counts[tier]!;
+  const { n, found } = placesOf(counts, rowsWithAmount, positionsOf);
+  counts.fill(0);
+  for (const { tier } of found) wanted[tier] = 1;
+  try {
+    return { n, rowAt: rowsAt(found, gather(wanted, tiers), tiers, (row) => exact(amount, row)) };
+  } finally {
+    for (const { tier } of found) wanted[tier] = 0;
+  }
+}
+
+/**
+ * The row at each found position: the gathered rows sorted by tier, then by exact value,
+ * so each tier's rows lie together in value order, and a position is the row at its rank
+ * in its tier's. One sort in place, allocating nothing per row (a market trend sorts 48
+ * such sets).
+ */
 function rowsAt(
   found: readonly Place[],
-  gathered: readonly number[],
+  gathered: number[],
   tiers: Uint16Array,
   exact: (row: number) => bigint | number,
 ): Map<number, number> {
-  const byTier = new Map<number, number[]>();
-  for (const row of gathered) {
-    const tier = tiers[row]!;
-    (byTier.get(tier) ?? byTier.set(tier, []).get(tier)!).push(row);
+  gathered.sort((a, b) => {
+    if (tiers[a] !== tiers[b]) return tiers[a]! - tiers[b]!;
+    const x = exact(a);
+    const y = exact(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  const rowAt = new Map<number, number>();
+  let first = 0;
+  for (const { position, tier, below } of found) {
+    // Found places ascend by tier: the first row of this one is at or after the last's.
+    while (tiers[gathered[first]!] !== tier) first++;
+    rowAt.set(position, gathered[first + position - below]!);
   }
-  for (const tierRows of byTier.values())
-    tierRows.sort((a, b) => {
-      const [x, y] = [exact(a), exact(b)];
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
-  return new Map(found.map(({ position, tier, below }) => [position, byTier.get(tier)![position - below]!]));
+  return rowAt;
 }
 
 /** A wanted position, its tier, and how many rows lie in the tiers below it. */

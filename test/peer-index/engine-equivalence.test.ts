@@ -137,14 +137,14 @@ for (const datasetCase of cases) {
     const fallbackCalls = new Map<number, number>();
     const sql = createSqlPeerEngine(knex);
     const index = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls));
-    // Every trend of two periods or more, every suggestions scan and every assessment's
-    // placing shared by the two threads (scan-thread.ts), the scan thread computing one
+    // Every trend of two periods or more, every suggestions scan, every assessment's
+    // placing and every RPM scan shared by the two threads (scan-thread.ts), the scan thread computing one
     // part or more of each.
     const scanThread = startScanThread({ cores: 2, minRowsToSplit: 0, waitForJoin: true })!;
     t.teardown(() => scanThread.close());
     scanThread.adopt(snapshot);
     while (scanThread.state() === "starting") await new Promise((resolve) => setTimeout(resolve, 20));
-    const sharedJobs = { periods: 0, widenings: 0, placing: 0 };
+    const sharedJobs = { periods: 0, widenings: 0, placing: 0, rpm: 0 };
     const split = createIndexPeerEngine(() => snapshot, counted(sql, fallbackCalls), {
       scanThread: {
         ...scanThread,
@@ -173,6 +173,8 @@ for (const datasetCase of cases) {
       const periods = drawTrendPeriods(datasetCase.asOf, random);
       const selected = drawSelected(pool, createSeededRandom(`${SEED}/${group}`));
       const assessment = (e: PeerEngine) => e.assessment(peers, window, selected, { withLossCount: group % 2 === 0 });
+      const clientRpm = drawRpm(pool, createSeededRandom(`${SEED}/rpm/${group}`));
+      const rpm = (e: PeerEngine) => e.rpm(peers, window, clientRpm);
       const trend = (e: PeerEngine) => e.trend(peers, periods);
       const space = wideningSpace(peers, datasetCase.asOf, trailingOf(window, datasetCase.asOf));
       const widenings = (e: PeerEngine) => e.widenings(space);
@@ -189,7 +191,8 @@ for (const datasetCase of cases) {
         ["coverageReference", (e) => e.coverageReference(peers.coverageId)],
         ["assessment", (e) => asked("assessment", e, assessment)],
         ["assessment shared by two threads", (e) => asked("assessment", shared(e), assessment)],
-        ["rpm", (e) => e.rpm(peers, window, drawRpm(pool, createSeededRandom(`${SEED}/rpm/${group}`)))],
+        ["rpm", (e) => asked("rpm", e, rpm)],
+        ["rpm shared by two threads", (e) => asked("rpm", shared(e), rpm)],
         ["programCount", (e) => e.programCount(peers, window)],
         ["lossCount", (e) => e.lossCount(peers, years)],
         [
@@ -211,13 +214,13 @@ for (const datasetCase of cases) {
     }
     t.equal(mismatches, 0, `${GROUPS} peer groups, every call answered identically`);
     t.ok(
-      sharedJobs.periods > 0 && sharedJobs.widenings > 0 && sharedJobs.placing > 0,
-      "trends, suggestions scans and assessments were shared",
+      sharedJobs.periods > 0 && sharedJobs.widenings > 0 && sharedJobs.placing > 0 && sharedJobs.rpm > 0,
+      "trends, suggestions scans, assessments and RPM scans were shared",
       sharedJobs,
     );
     t.equal(
       scanThread.counts().answered,
-      sharedJobs.periods + sharedJobs.widenings + sharedJobs.placing,
+      sharedJobs.periods + sharedJobs.widenings + sharedJobs.placing + sharedJobs.rpm,
       "the scan thread computed parts of every one",
     );
     t.equal(scanThread.counts().declined, 0, "and declined none");

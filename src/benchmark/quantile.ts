@@ -31,3 +31,23 @@ export function quantile(n: number, p: QuantileLevel, valueAt: (index: number) =
   const { index, fraction } = quantilePosition(n, p);
   return interpolate(valueAt(index), index + 1 < n ? valueAt(index + 1) : undefined, fraction);
 }
+
+/**
+ * quantile(n, p, ...).div(100) of n sorted whole numbers of cents (`centsAt`), in
+ * dollars, computed in whole quarter-cents: 4q = 4 s[i] + f (s[i + 1] - s[i]) with f =
+ * 4(h - i), one of 0 to 3, so a single decimal is made at the end. A market trend reads
+ * 144 quartiles: in decimals each step made one (the position's fraction, the two
+ * values, the difference, the product, the sum), some 1 µs apiece.
+ */
+export function quantileOfCents(n: number, p: QuantileLevel, centsAt: (index: number) => bigint | number): Decimal {
+  if (n === 0) return new Decimal(0);
+  const quarters = (n - 1) * QUARTERS[p];
+  const index = Math.floor(quarters / 4);
+  const fraction = quarters - index * 4;
+  const lower = BigInt(centsAt(index));
+  const quarterCents =
+    fraction === 0 || index + 1 >= n
+      ? 4n * lower
+      : 4n * lower + BigInt(fraction) * (BigInt(centsAt(index + 1)) - lower);
+  return new Decimal(quarterCents.toString()).div(400);
+}

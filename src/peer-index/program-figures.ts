@@ -2,7 +2,7 @@ import { Decimal, roundHalfAwayFromZero } from "../benchmark/decimal.js";
 import type { SelectedAmounts } from "../benchmark/peer-engine.js";
 import type { AmountStatistics } from "../benchmark/peer-statistics.js";
 import type { RankCounts } from "../benchmark/percentile-rank.js";
-import { quantile, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
+import { quantileOfCents, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
 import { comparable, type CoverageSlices, type ProgramColumns, type TierBounds } from "./snapshot.js";
 import { TIERS } from "./amount-tiers.js";
 import { BAND_TRIPLES, bandCountsOfTriples } from "./band-triples.js";
@@ -344,11 +344,11 @@ export function rpmFiguresOfTally(
     exact,
     gather,
   );
-  const valueAt = (position: number) => new Decimal(exact("rpm", rowAt.get(position)!).toString());
+  const centsAt = (position: number) => exact("rpm", rowAt.get(position)!);
   const [firstQuartile, median, fourthQuartile] = QUARTILES.map((p) =>
-    roundHalfAwayFromZero(quantile(n, p, valueAt).div(100), 2),
+    roundHalfAwayFromZero(quantileOfCents(n, p, centsAt), 2),
   ) as [Decimal, Decimal, Decimal];
-  const maxRpm = n === 0 ? new Decimal(0) : valueAt(n - 1).div(100);
+  const maxRpm = n === 0 ? new Decimal(0) : new Decimal(centsAt(n - 1).toString()).div(100);
   return { firstQuartile, median, fourthQuartile, maxRpm, rank: { below, equal, total: n } };
 }
 
@@ -366,7 +366,10 @@ export function medianLimitOfRows(columns: ProgramColumns, rows: Uint32Array, co
     (n) => neighbours(n, "0.5"),
     (_, row) => limit[row]!,
   );
-  return roundHalfAwayFromZero(quantile(n, "0.5", (position) => new Decimal(limit[rowAt.get(position)!]!)).div(100), 0);
+  return roundHalfAwayFromZero(
+    quantileOfCents(n, "0.5", (position) => limit[rowAt.get(position)!]!),
+    0,
+  );
 }
 
 /** The positions (0-based, among n values) of the two values q(p) interpolates. */

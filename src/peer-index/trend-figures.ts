@@ -1,5 +1,5 @@
-import { Decimal } from "../benchmark/decimal.js";
-import { quantile } from "../benchmark/quantile.js";
+import type { Decimal } from "../benchmark/decimal.js";
+import { quantileOfCents } from "../benchmark/quantile.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import type { PeriodStatistics, QuartileStatistics, TrendAmount } from "../benchmark/trend-statistics.js";
 import { dayNumber } from "./day-number.js";
@@ -41,8 +41,7 @@ export function trendFigures(
   const lossCounts = lossesPerPeriod(snapshot, days, losses);
   const exact = exactCents(snapshot.programs, snapshot.largeRpms);
   return programs.map(({ programCount, companyCount, selected }, k) => {
-    const quartilesOf = (amount: TrendAmount) =>
-      quartiles(selected[amount], (row) => new Decimal(exact(amount, row).toString()));
+    const quartilesOf = (amount: TrendAmount) => quartiles(selected[amount], (row) => exact(amount, row));
     const statistics: PeriodStatistics = {
       programCount,
       companyCount,
@@ -75,9 +74,9 @@ function lossesPerPeriod(
 }
 
 /** q(0.25), q(0.5), q(0.75) of an amount's selected rows, in dollars (cents read through `cents`). */
-function quartiles({ n, rowAt }: SelectedRows, cents: (row: number) => Decimal): QuartileStatistics {
+function quartiles({ n, rowAt }: SelectedRows, cents: (row: number) => bigint | number): QuartileStatistics {
   const [firstQuartile, median, thirdQuartile] = QUARTILE_LEVELS.map((p) =>
-    quantile(n, p, (position) => cents(rowAt.get(position)!)).div(100),
+    quantileOfCents(n, p, (position) => cents(rowAt.get(position)!)),
   ) as [Decimal, Decimal, Decimal];
   return { count: n, firstQuartile, median, thirdQuartile };
 }

@@ -108,6 +108,12 @@ export function amountTierCounts(): Int32Array {
 }
 
 /**
+ * Gathers the rows of a set in the wanted tiers of an amount: those whose tier is 1 in
+ * `isWanted` (indexed by tier; `tiers` is the amount's tier column).
+ */
+export type GatherWanted = (isWanted: Uint8Array, tiers: Uint16Array) => number[];
+
+/**
  * selectCountedAmounts for one amount, among rows[0..count): from the counts of its
  * tiers (made by the caller's own pass over the rows, which counts other things too),
  * one more pass gathers the rows of the wanted tiers, and a sort of each tier's rows
@@ -133,12 +139,6 @@ export function gatherFromRows(rows: Uint32Array, count: number): GatherWanted {
     return gathered;
   };
 }
-
-/**
- * Gathers the rows of a set in the wanted tiers of an amount: those whose tier is 1 in
- * `isWanted` (indexed by tier; `tiers` is the amount's tier column).
- */
-export type GatherWanted = (isWanted: Uint8Array, tiers: Uint16Array) => number[];
 
 /**
  * The rows at the given positions among a set's rows that have the amount, from the

@@ -21,9 +21,9 @@ import { casesInOrder, lossYearRange } from "./loss-figures.js";
 import { compilePeerFilter, matchRows, rowFilterOf, type CompiledPeerFilter } from "./peer-filter.js";
 import {
   assessmentFigures,
+  clientRpmOf,
   figuresOfTally,
   medianLimitOfRows,
-  clientRpmOf,
   placingOf,
   rpmFiguresOfRows,
   rpmFiguresOfTally,

@@ -53,7 +53,7 @@ import {
 } from "./snapshot.js";
 
 /**
- * The runs of NAICS keys a shared suggestions scan or assessment is cut into: each
+ * The runs of NAICS keys a shared scan (suggestions, assessment, RPM) is cut into: each
  * thread takes the next until none is left, so the one that finishes last waits at most
  * about one run.
  */
@@ -145,6 +145,16 @@ function createEngine(
   }
 
   /**
+   * A scan of `rows` rows over these keys cut into runs (chunkKeys) to take in turn
+   * with the scan thread; undefined without a thread, or when the rows are too few to
+   * be worth a round trip.
+   */
+  function runsToShare(keys: { starts: Int32Array; ends: Int32Array }, rows: number): Int32Array | undefined {
+    if (!scanThread || rows < scanThread.minRowsToSplit) return undefined;
+    return chunkKeys(keys, Math.max(1, Math.ceil(rows / RUNS_PER_SCAN)));
+  }
+
+  /**
    * An assessment's placing started with the scan thread, when the group's rows make it
    * worth a round trip: the call takes runs of keys in turn with it (finish). Undefined
    * when it is not shared: contributors are counted from the rows, which only this
@@ -158,11 +168,10 @@ function createEngine(
   ): (() => PlacingTally) | undefined {
     if (counting || !scanThread) return undefined;
     const plan = placingPlan(snapshot, coverage.programs, filter, window, placingOf(coverage.tierBounds, selected));
-    const { size } = plan.ranges;
-    if (size < scanThread.minRowsToSplit) return undefined;
-    const runs = chunkKeys(plan.ranges, Math.max(1, Math.ceil(size / RUNS_PER_SCAN)));
-    const job = scanThread.start(snapshot, { kind: "placing", plan, runs });
-    return job && (() => placingInTurn(job, runs.length - 1, placingTallier(snapshot, plan, runs)));
+    const runs = runsToShare(plan.ranges, plan.ranges.size);
+    const job = runs && scanThread.start(snapshot, { kind: "placing", plan, runs });
+    if (!runs || !job) return undefined;
+    return () => placingInTurn(job, runs.length - 1, placingTallier(snapshot, plan, runs));
   }
 
   /**
@@ -177,11 +186,9 @@ function createEngine(
   ): (() => RpmFiguresOfRows) | undefined {
     if (counting || !scanThread) return undefined;
     const plan = rpmPlan(snapshot, coverage.programs, filter, window, clientRpmOf(clientRpm));
-    const { size } = plan.ranges;
-    if (size < scanThread.minRowsToSplit) return undefined;
-    const runs = chunkKeys(plan.ranges, Math.max(1, Math.ceil(size / RUNS_PER_SCAN)));
-    const job = scanThread.start(snapshot, { kind: "rpm", plan, runs });
-    if (!job) return undefined;
+    const runs = runsToShare(plan.ranges, plan.ranges.size);
+    const job = runs && scanThread.start(snapshot, { kind: "rpm", plan, runs });
+    if (!runs || !job) return undefined;
     return () => {
       const tally = rpmInTurn(job, runs.length - 1, rpmTallier(snapshot, plan, runs));
       return rpmFiguresOfTally(snapshot.programs, snapshot.largeRpms, tally, gatherInRanges(snapshot, plan));
@@ -327,8 +334,7 @@ function createEngine(
       const { snapshot } = opened;
       const plan = wideningPlan(snapshot, opened.coverage, space);
       const rows = planRows(plan);
-      const shared = !counting && scanThread && rows >= scanThread.minRowsToSplit;
-      const runs = shared ? chunkKeys(plan, Math.max(1, Math.ceil(rows / RUNS_PER_SCAN))) : undefined;
+      const runs = counting ? undefined : runsToShare(plan, rows);
       const job = runs && scanThread?.start(snapshot, { kind: "widenings", plan, runs });
       const counts =
         runs && job

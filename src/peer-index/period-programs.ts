@@ -1,10 +1,11 @@
 import type { QuantileLevel } from "../benchmark/quantile.js";
-import { matchCountingTiers, type CompiledPeerFilter, type RowFilter } from "./peer-filter.js";
+import type { TimeWindow } from "../benchmark/time-window.js";
+import { matchCountingTiers, matchRows, type CompiledPeerFilter, type RowFilter } from "./peer-filter.js";
 import { neighbours } from "./program-figures.js";
 import { scratchBits, scratchRows } from "./scratch.js";
 import type { NaicsRows, PeerSnapshot } from "./snapshot.js";
 import { exactCents, selectCountedAmounts, tierCounts, type Amount, type SelectedRows } from "./tier-select.js";
-import { rowsInWindow, type WindowDays } from "./window-rows.js";
+import { rowsInWindow, windowDays, type WindowDays } from "./window-rows.js";
 
 export const QUARTILE_LEVELS: readonly QuantileLevel[] = ["0.25", "0.5", "0.75"];
 
@@ -50,6 +51,37 @@ export function periodRanges(
     });
     return { starts, ends, size };
   });
+}
+
+/** One window's ranges of rows: a shared assessment's or RPM scan's (placing-scan.ts, rpm-scan.ts). */
+export function windowRanges(
+  snapshot: ProgramSnapshot,
+  rowsOfCoverage: NaicsRows,
+  filter: CompiledPeerFilter,
+  window: TimeWindow,
+): PeriodRanges {
+  return periodRanges(snapshot, rowsOfCoverage, filter, [windowDays(window)])[0]!;
+}
+
+/**
+ * The rows of a run of keys (`runs[run]` to `runs[run + 1]`, chunkKeys) of the ranges
+ * that pass the filter, matched into scratch rows: what each thread of a shared scan
+ * reads of the run it takes.
+ */
+export function matchRunOfKeys(
+  { programs }: ProgramSnapshot,
+  filter: RowFilter,
+  { starts, ends }: PeriodRanges,
+  runs: Int32Array,
+  run: number,
+): { rows: Uint32Array; count: number } {
+  let size = 0;
+  for (let k = runs[run]!; k < runs[run + 1]!; k++) size += ends[k]! - starts[k]!;
+  const rows = scratchRows("programs", size);
+  let count = 0;
+  for (let k = runs[run]!; k < runs[run + 1]!; k++)
+    count = matchRows(programs, filter, starts[k]!, ends[k]!, rows, count);
+  return { rows, count };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { TimeWindow } from "../benchmark/time-window.js";
-import { matchRows, rowFilterOf, type CompiledPeerFilter, type RowFilter } from "./peer-filter.js";
-import { periodRanges, type PeriodRanges, type ProgramSnapshot } from "./period-programs.js";
+import { rowFilterOf, type CompiledPeerFilter, type RowFilter } from "./peer-filter.js";
+import { matchRunOfKeys, windowRanges, type PeriodRanges, type ProgramSnapshot } from "./period-programs.js";
 import {
   addPlacingTallies,
   clearPlacingTally,
@@ -9,9 +9,7 @@ import {
   type Placing,
   type PlacingTally,
 } from "./program-figures.js";
-import { scratchRows } from "./scratch.js";
 import type { NaicsRows } from "./snapshot.js";
-import { windowDays } from "./window-rows.js";
 
 /**
  * An assessment's scan of a large peer group (its band counts and ranks,
@@ -35,8 +33,7 @@ export function placingPlan(
   window: TimeWindow,
   placing: Placing,
 ): PlacingPlan {
-  const [ranges] = periodRanges(snapshot, rowsOfCoverage, filter, [windowDays(window)]);
-  return { filter: rowFilterOf(filter), placing, ranges: ranges! };
+  return { filter: rowFilterOf(filter), placing, ranges: windowRanges(snapshot, rowsOfCoverage, filter, window) };
 }
 
 /** Runs of a plan's keys (chunkKeys) matched and placed one at a time into `tally`, each whole or not at all. */
@@ -48,20 +45,13 @@ export interface PlacingTallier {
 export function placingTallier(snapshot: ProgramSnapshot, plan: PlacingPlan, runs: Int32Array): PlacingTallier {
   const tally = emptyPlacingTally();
   const own = emptyPlacingTally();
-  const { programs } = snapshot;
   return {
     tally,
     place(run) {
-      const { starts, ends } = plan.ranges;
-      let size = 0;
-      for (let k = runs[run]!; k < runs[run + 1]!; k++) size += ends[k]! - starts[k]!;
-      const rows = scratchRows("programs", size);
-      let count = 0;
-      for (let k = runs[run]!; k < runs[run + 1]!; k++)
-        count = matchRows(programs, plan.filter, starts[k]!, ends[k]!, rows, count);
+      const { rows, count } = matchRunOfKeys(snapshot, plan.filter, plan.ranges, runs, run);
       // Into a tally of its own, added once whole: a run that fails adds nothing.
       clearPlacingTally(own);
-      placeRows(programs, plan.placing, rows, count, own);
+      placeRows(snapshot.programs, plan.placing, rows, count, own);
       addPlacingTallies(tally, own);
     },
   };

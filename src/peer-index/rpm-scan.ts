@@ -1,11 +1,9 @@
 import type { TimeWindow } from "../benchmark/time-window.js";
 import { matchRows, rowFilterOf, type CompiledPeerFilter, type RowFilter } from "./peer-filter.js";
-import { periodRanges, type PeriodRanges, type ProgramSnapshot } from "./period-programs.js";
+import { matchRunOfKeys, windowRanges, type PeriodRanges, type ProgramSnapshot } from "./period-programs.js";
 import { addRpmTallies, emptyRpmTally, tallyRpms, type ClientRpm, type RpmTally } from "./program-figures.js";
-import { scratchRows } from "./scratch.js";
 import type { NaicsRows } from "./snapshot.js";
 import type { GatherWanted } from "./tier-select.js";
-import { windowDays } from "./window-rows.js";
 
 /**
  * The RPM statistics' scan of a large peer group, in plain data, as an assessment's
@@ -28,8 +26,7 @@ export function rpmPlan(
   window: TimeWindow,
   client: ClientRpm,
 ): RpmPlan {
-  const [ranges] = periodRanges(snapshot, rowsOfCoverage, filter, [windowDays(window)]);
-  return { filter: rowFilterOf(filter), client, ranges: ranges! };
+  return { filter: rowFilterOf(filter), client, ranges: windowRanges(snapshot, rowsOfCoverage, filter, window) };
 }
 
 /** Runs of a plan's keys (chunkKeys) matched and counted one at a time into `tally`, each whole or not at all. */
@@ -38,23 +35,17 @@ export interface RpmTallier {
   count(run: number): void;
 }
 
-export function rpmTallier({ programs, largeRpms }: ProgramSnapshot, plan: RpmPlan, runs: Int32Array): RpmTallier {
+export function rpmTallier(snapshot: ProgramSnapshot, plan: RpmPlan, runs: Int32Array): RpmTallier {
   const tally = emptyRpmTally();
   const own = emptyRpmTally();
   return {
     tally,
     count(run) {
-      const { starts, ends } = plan.ranges;
-      let size = 0;
-      for (let k = runs[run]!; k < runs[run + 1]!; k++) size += ends[k]! - starts[k]!;
-      const rows = scratchRows("programs", size);
-      let count = 0;
-      for (let k = runs[run]!; k < runs[run + 1]!; k++)
-        count = matchRows(programs, plan.filter, starts[k]!, ends[k]!, rows, count);
+      const { rows, count } = matchRunOfKeys(snapshot, plan.filter, plan.ranges, runs, run);
       // Into a tally of its own, added once whole: a run that fails adds nothing.
       own.tiers.fill(0);
       own.below = own.equal = 0;
-      tallyRpms(programs, largeRpms, rows, count, plan.client, own);
+      tallyRpms(snapshot.programs, snapshot.largeRpms, rows, count, plan.client, own);
       addRpmTallies(tally, own);
     },
   };

@@ -41,25 +41,43 @@ export function integer(min: bigint, max: bigint): FieldReader {
   const tooLow = new Refusal(`must be ${min === 1n ? "> 0" : `>= ${min}`}`);
   const tooHigh = new Refusal(`must be at most ${max}`);
   return (value) => {
-    if (!WHOLE.test(value)) return NOT_WHOLE;
     // Up to 15 digits a Number is exact, and BigInt costs ten times as much: the
     // long texts (and only they) take the exact road. Both bounds are below 2^53.
-    if (value.length <= 15) {
-      const number = Number(value);
+    const number = digitsValue(value, 0, value.length);
+    if (number >= 0 && value.length <= 15) {
       if (number < low) return tooLow;
       if (number > high) return tooHigh;
-      return CANONICAL_WHOLE.test(value) ? value : String(number);
+      // Already as PostgreSQL would print it unless it has a leading zero.
+      return value.length > 1 && value.charCodeAt(0) === ZERO ? String(number) : value;
     }
-    const number = BigInt(value);
-    if (number < min) return tooLow;
-    if (number > max) return tooHigh;
-    return number.toString();
+    if (!WHOLE.test(value)) return NOT_WHOLE;
+    const exact = BigInt(value);
+    if (exact < min) return tooLow;
+    if (exact > max) return tooHigh;
+    return exact.toString();
   };
 }
 
 const WHOLE = /^-?\d+$/;
-/** Already as PostgreSQL would print it: no sign, no leading zero. */
-const CANONICAL_WHOLE = /^(?:0|[1-9]\d*)$/;
+const ZERO = 0x30;
+const HYPHEN = 0x2d;
+
+/**
+ * The value of text[start..end) when it is one or more ASCII digits, else -1: exact
+ * up to 15 digits. A loop over the characters, where the readers took two regular
+ * expressions and a Number(): the readers run on every field of millions of rows, and
+ * these three on most of them (programs.csv to COPY text, 18.9-20.3 -> 17.1-18.7 CPU-s).
+ */
+function digitsValue(text: string, start: number, end: number): number {
+  if (end <= start) return -1;
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = text.charCodeAt(i) - ZERO;
+    if (!(digit >= 0 && digit <= 9)) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
 
 const NOT_DECIMAL = new Refusal("must be a decimal number such as 1234.56");
 const NEGATIVE = new Refusal("must be >= 0");
@@ -68,7 +86,7 @@ const TOO_LARGE = new Refusal("must be less than 10^18");
 /** A decimal >= 0 with `.` and no separators, rounded to cents half away from zero. */
 export const money: FieldReader = (value) => {
   // Most amounts are already whole cents: PostgreSQL reads them to the same value.
-  if (PLAIN_CENTS.test(value)) return value;
+  if (isPlainCents(value)) return value;
   const match = DECIMAL.exec(value);
   if (!match || (match[2] === "" && !match[3])) return NOT_DECIMAL;
   const [, sign, whole, fraction = ""] = match;
@@ -86,8 +104,21 @@ export const money: FieldReader = (value) => {
 };
 
 const DECIMAL = /^(-?)(\d*)(?:\.(\d*))?$/;
-/** Up to 15 digits before the point, at most 2 after: no rounding, far below 10^18. */
-const PLAIN_CENTS = /^(?:0|[1-9]\d{0,14})(?:\.\d\d?)?$/;
+
+/**
+ * Up to 15 digits before the point without a leading zero (or a lone 0), and none or
+ * one or two after it: no rounding, far below 10^18. (The regular expression
+ * /^(?:0|[1-9]\d{0,14})(?:\.\d\d?)?$/, without its cost.)
+ */
+function isPlainCents(value: string): boolean {
+  const point = value.indexOf(".");
+  const wholeEnd = point < 0 ? value.length : point;
+  if (wholeEnd > 15 || digitsValue(value, 0, wholeEnd) < 0) return false;
+  if (wholeEnd > 1 && value.charCodeAt(0) === ZERO) return false;
+  if (point < 0) return true;
+  const decimals = value.length - point - 1;
+  return decimals >= 1 && decimals <= 2 && digitsValue(value, point + 1, value.length) >= 0;
+}
 
 const NOT_A_CODE = new Refusal("must be 2 to 8 letters");
 
@@ -101,8 +132,7 @@ export const naics: FieldReader = (value) => (/^\d{2,6}$/.test(value) ? value : 
 const NOT_A_DATE = new Refusal("must be a date YYYY-MM-DD");
 
 /** YYYY-MM-DD, a real calendar date. */
-export const date: FieldReader = (value) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(value) && isCalendarDate(value) ? value : NOT_A_DATE;
+export const date: FieldReader = (value) => (value.length === 10 && isCalendarDate(value) ? value : NOT_A_DATE);
 
 const NOT_A_DATE_OR_TIME = new Refusal("must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SS");
 
@@ -116,11 +146,12 @@ export const dateOrDateTime: FieldReader = (value) => {
   return valid ? value.replace("T", " ") : NOT_A_DATE_OR_TIME;
 };
 
-/** Whether YYYY-MM-DD names a day of the proleptic Gregorian calendar, year 1 on. */
+/** Whether ten characters are YYYY-MM-DD naming a day of the proleptic Gregorian calendar, year 1 on. */
 function isCalendarDate(value: string): boolean {
-  const year = Number(value.slice(0, 4));
-  const month = Number(value.slice(5, 7));
-  const day = Number(value.slice(8, 10));
+  if (value.charCodeAt(4) !== HYPHEN || value.charCodeAt(7) !== HYPHEN) return false;
+  const year = digitsValue(value, 0, 4);
+  const month = digitsValue(value, 5, 7);
+  const day = digitsValue(value, 8, 10);
   if (year < 1 || month < 1 || month > 12 || day < 1) return false;
   return day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!);
 }

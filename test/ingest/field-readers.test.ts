@@ -1,6 +1,15 @@
 import t from "tap";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
-import { integer, MAX_INT32, MAX_SAFE, money, Refusal, type FieldRead } from "../../src/ingest/field-readers.js";
+import {
+  date,
+  dateOrDateTime,
+  integer,
+  MAX_INT32,
+  MAX_SAFE,
+  money,
+  Refusal,
+  type FieldRead,
+} from "../../src/ingest/field-readers.js";
 
 /**
  * The readers take shortcuts (Numbers below 2^53, amounts already in cents passed
@@ -47,7 +56,8 @@ function numberText(random: SeededRandom): string {
   const zeros = next() < 0.1 ? "0".repeat(1 + Math.floor(next() * 3)) : "";
   const whole = digits(Math.floor(next() * 22));
   const fraction = next() < 0.5 ? `.${digits(Math.floor(next() * 5))}` : "";
-  const stray = next() < 0.05 ? String.fromCharCode(32 + Math.floor(next() * 95)) : "";
+  // Any printable ASCII character, or a digit of another script (no digit to the rules).
+  const stray = next() < 0.05 ? String.fromCharCode(32 + Math.floor(next() * 95)) : next() < 0.01 ? "\u0663" : "";
   const near = [
     "9007199254740991",
     "9007199254740992",
@@ -84,4 +94,64 @@ t.test("integer and money readers give what the rules done in BigInt give", asyn
     if (actual !== expected) return void t.equal(actual, expected, `money of ${JSON.stringify(text)}`);
   }
   t.pass("200,000 texts read alike");
+});
+
+/** A calendar date the long way: JavaScript's own proleptic Gregorian calendar. */
+function exactDate(text: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return "refused";
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1) return "refused";
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(year, month - 1, day);
+  const real =
+    calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
+  return real ? text : "refused";
+}
+
+function exactDateOrDateTime(text: string): string {
+  const match = /^(.{10})(?:T(\d{2}):(\d{2}):(\d{2}))?$/.exec(text);
+  if (!match || exactDate(match[1]!) === "refused") return "refused";
+  if (match[2] !== undefined && (Number(match[2]) > 23 || Number(match[3]) > 59 || Number(match[4]) > 59))
+    return "refused";
+  return text.replace("T", " ");
+}
+
+/** Date-like text: years, months and days around their limits, other widths and separators, stray characters. */
+function dateText(random: SeededRandom): string {
+  const next = random.next;
+  const number = (max: number, width: number) =>
+    String(Math.floor(next() * (max + 1))).padStart(next() < 0.95 ? width : width - 1, "0");
+  const separator = () => (next() < 0.95 ? "-" : random.pick(["/", "", " ", ".", "0"]));
+  const year =
+    next() < 0.2 ? random.pick(["0000", "0001", "1900", "2000", "2024", "2100", "9999", "10000"]) : number(9999, 4);
+  let text = `${year}${separator()}${number(13, 2)}${separator()}${number(32, 2)}`;
+  if (next() < 0.3) text += `T${number(25, 2)}:${number(61, 2)}:${number(61, 2)}`;
+  if (next() < 0.05)
+    text =
+      text.slice(0, Math.floor(next() * text.length)) +
+      String.fromCharCode(32 + Math.floor(next() * 95)) +
+      text.slice(Math.floor(next() * text.length));
+  return text;
+}
+
+t.test("date readers give what JavaScript's calendar gives", async (t) => {
+  const random = createSeededRandom("date readers");
+  let dates = 0;
+  for (let i = 0; i < 200_000; i++) {
+    const text = dateText(random);
+    const read = stored(date(text));
+    const expected = exactDate(text) === "refused" ? "refused: must be a date YYYY-MM-DD" : text;
+    if (read !== expected) return void t.equal(read, expected, `date of ${JSON.stringify(text)}`);
+    if (read === text) dates++;
+    const either = stored(dateOrDateTime(text));
+    const expectedEither = exactDateOrDateTime(text);
+    const wanted =
+      expectedEither === "refused"
+        ? "refused: must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SS"
+        : expectedEither;
+    if (either !== wanted) return void t.equal(either, wanted, `dateOrDateTime of ${JSON.stringify(text)}`);
+  }
+  // Both roads are walked: most texts are real dates, and many are not.
+  t.ok(dates > 50_000 && dates < 190_000, `${dates} of 200,000 texts are dates`);
 });

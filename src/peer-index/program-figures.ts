@@ -266,6 +266,11 @@ export function emptyRpmTally(): RpmTally {
   return { tiers: new Int32Array(TIER_SLOTS), below: 0, equal: 0 };
 }
 
+export function clearRpmTally(tally: RpmTally): void {
+  tally.tiers.fill(0);
+  tally.below = tally.equal = 0;
+}
+
 export function addRpmTallies(into: RpmTally, from: RpmTally): void {
   for (let t = 0; t < TIER_SLOTS; t++) into.tiers[t]! += from.tiers[t]!;
   into.below += from.below;

@@ -1,7 +1,14 @@
 import type { TimeWindow } from "../benchmark/time-window.js";
 import { matchRows, rowFilterOf, type CompiledPeerFilter, type RowFilter } from "./peer-filter.js";
 import { matchRunOfKeys, windowRanges, type PeriodRanges, type ProgramSnapshot } from "./period-programs.js";
-import { addRpmTallies, emptyRpmTally, tallyRpms, type ClientRpm, type RpmTally } from "./program-figures.js";
+import {
+  addRpmTallies,
+  clearRpmTally,
+  emptyRpmTally,
+  tallyRpms,
+  type ClientRpm,
+  type RpmTally,
+} from "./program-figures.js";
 import type { NaicsRows } from "./snapshot.js";
 import type { GatherWanted } from "./tier-select.js";
 
@@ -43,8 +50,7 @@ export function rpmTallier(snapshot: ProgramSnapshot, plan: RpmPlan, runs: Int32
     count(run) {
       const { rows, count } = matchRunOfKeys(snapshot, plan.filter, plan.ranges, runs, run);
       // Into a tally of its own, added once whole: a run that fails adds nothing.
-      own.tiers.fill(0);
-      own.below = own.equal = 0;
+      clearRpmTally(own);
       tallyRpms(snapshot.programs, snapshot.largeRpms, rows, count, plan.client, own);
       addRpmTallies(tally, own);
     },

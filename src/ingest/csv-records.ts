@@ -34,12 +34,15 @@ const NEEDS_QUOTES = /["\r\n,]/;
  * first record that is not, csv-parse takes over from that record's start to the end
  * of the file, with its own errors. Both roads give the same records and lines
  * (test/ingest/csv-records.test.ts compares them).
+ *
+ * `midFile` starts the reading at a record of a file whose first line ended in "\n":
+ * where the byte road (plain-lines.ts) hands over, at physical line `line`.
  */
-export function createCsvRecordReader(): CsvRecordReader {
+export function createCsvRecordReader(midFile?: { line: number }): CsvRecordReader {
   let pending = "";
-  let started = false;
-  let delimiter: string | undefined;
-  let line = 1;
+  let started = midFile !== undefined;
+  let delimiter: string | undefined = midFile && "\n";
+  let line = midFile?.line ?? 1;
   let exact: Transform | undefined;
   let batch: CsvRecord[] = [];
   let exactFromLine: number | undefined;

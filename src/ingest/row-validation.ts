@@ -31,29 +31,51 @@ export interface ValidatorOptions {
   everyColumn?: boolean;
 }
 
-export function createRowValidator(spec: DatasetFile, options: ValidatorOptions = {}): RowValidator {
-  let positions: number[] | undefined;
-  let headerLength = 0;
-  let chunk = "";
-  let rows = 0;
-  const columns = spec.columns;
-  const escaped = columns.map((column) => column.sqlType === "text");
-  /** The COPY line of one record; the header's record only sets the column positions. */
-  const readRecord = ({ fields: record, line }: CsvRecord): void => {
-    if (positions === undefined) {
-      positions = readHeader(spec, record);
-      headerLength = record.length;
-      if (options.everyColumn && positions.includes(-1)) throw new DirectLoadDeclined(`${spec.file} lacks a column`);
-      return;
-    }
-    rows++;
+/**
+ * The COPY lines of one file's records, whichever road read them (the byte road,
+ * plain-lines.ts, asks for the lines it cannot write itself): the header first, which
+ * says where each column is, then a line per record.
+ */
+export class CopyLines {
+  /** Where each column of the spec is in a record, -1 where the file lacks it; undefined before the header. */
+  positions: number[] | undefined;
+  /** How many fields the header has: a record of another length is misshapen. */
+  headerLength = 0;
+  /** Records read (the header not counted). */
+  rows = 0;
+  private readonly escaped: boolean[];
+
+  constructor(
+    readonly spec: DatasetFile,
+    readonly options: ValidatorOptions,
+  ) {
+    this.escaped = spec.columns.map((column) => column.sqlType === "text");
+  }
+
+  /** The table columns the file has (after its header is read). */
+  get columns(): string[] {
+    return this.spec.columns.filter((_, i) => (this.positions?.[i] ?? -1) >= 0).map((column) => column.column);
+  }
+
+  header(record: string[]): void {
+    this.positions = readHeader(this.spec, record);
+    this.headerLength = record.length;
+    if (this.options.everyColumn && this.positions.includes(-1))
+      throw new DirectLoadDeclined(`${this.spec.file} lacks a column`);
+  }
+
+  /** A record's COPY line, its line break included. */
+  line(record: string[], line: number): string {
+    const { columns } = this.spec;
+    const positions = this.positions!;
+    this.rows++;
     let problems: [string, string, string][] | undefined;
     let values = "";
     // A row of the wrong length is rejected for that alone (its fields may be
     // shifted), but keeps what can be read: its id still names it, so rows that
     // refer to it are known to refer to a rejected row.
-    const misshapen = record.length !== headerLength;
-    if (misshapen) problems = [["", "", `has ${record.length} fields where the header has ${headerLength}`]];
+    const misshapen = record.length !== this.headerLength;
+    if (misshapen) problems = [["", "", `has ${record.length} fields where the header has ${this.headerLength}`]];
     for (let i = 0; i < columns.length; i++) {
       const column = columns[i]!;
       const position = positions[i]!;
@@ -63,24 +85,35 @@ export function createRowValidator(spec: DatasetFile, options: ValidatorOptions 
         values += "\t\\N";
       } else if (typeof read === "string") {
         // Only text can hold what COPY escapes; numbers, dates and codes never do.
-        values += `\t${escaped[i] ? copyEscape(read) : read}`;
+        values += `\t${this.escaped[i] ? copyEscape(read) : read}`;
       } else {
         if (!misshapen) (problems ??= []).push([column.header, text, read.reason]);
         values += "\t\\N";
       }
     }
-    if (options.direct) {
-      if (problems) throw new DirectLoadDeclined(`${spec.file}:${line}: a field is refused`);
-      chunk += `${values.slice(1)}\n`;
-      return;
+    if (this.options.direct) {
+      if (problems) throw new DirectLoadDeclined(`${this.spec.file}:${line}: a field is refused`);
+      return `${values.slice(1)}\n`;
     }
-    chunk += problems ? `${line}\tt\t${copyEscape(JSON.stringify(problems))}${values}\n` : `${line}\tf\t\\N${values}\n`;
-  };
+    return problems ? `${line}\tt\t${copyEscape(JSON.stringify(problems))}${values}\n` : `${line}\tf\t\\N${values}\n`;
+  }
+}
+
+/** Batches of records in, COPY text out, the lines written by `lines` (shared with the byte road when it hands over). */
+export function createRowValidator(
+  spec: DatasetFile,
+  options: ValidatorOptions = {},
+  lines = new CopyLines(spec, options),
+): RowValidator {
+  let chunk = "";
   const transform = new Transform({
     writableObjectMode: true,
     transform(records: CsvRecord[], _encoding: BufferEncoding, callback: TransformCallback) {
       try {
-        for (const record of records) readRecord(record);
+        for (const { fields, line } of records) {
+          if (lines.positions === undefined) lines.header(fields);
+          else chunk += lines.line(fields, line);
+        }
       } catch (error) {
         callback(error as Error);
         return;
@@ -92,7 +125,7 @@ export function createRowValidator(spec: DatasetFile, options: ValidatorOptions 
       callback();
     },
     flush(callback: TransformCallback) {
-      if (positions === undefined) {
+      if (lines.positions === undefined) {
         callback(new ImportError(spec.file, 1, "the file has no header row"));
         return;
       }
@@ -101,8 +134,8 @@ export function createRowValidator(spec: DatasetFile, options: ValidatorOptions 
     },
   });
   return Object.defineProperties(transform, {
-    rows: { get: () => rows },
-    columns: { get: () => spec.columns.filter((_, i) => (positions?.[i] ?? -1) >= 0).map((column) => column.column) },
+    rows: { get: () => lines.rows },
+    columns: { get: () => lines.columns },
   }) as RowValidator;
 }
 

@@ -7,9 +7,9 @@ import type { Client } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { DatasetFile } from "./dataset-files.js";
 import { DirectLoadDeclined, ImportError } from "./import-errors.js";
-import { createCsvRecordReader } from "./csv-records.js";
-import { createRowValidator, type ValidatorOptions } from "./row-validation.js";
-import { createUtf8Decoder, InvalidUtf8Error } from "./utf8-decoder.js";
+import { createCopyTextReader } from "./plain-lines.js";
+import type { ValidatorOptions } from "./row-validation.js";
+import { InvalidUtf8Error } from "./utf8-decoder.js";
 
 /** The staging table of a file: its rows as read, checked, with their line numbers. */
 export function stagingTable(spec: DatasetFile): string {
@@ -80,23 +80,14 @@ export async function writeCopyText(
       callback(null, chunk);
     },
   });
-  const records = createCsvRecordReader();
-  const validator = createRowValidator(spec, options);
+  // DATA-FORMAT.md: UTF-8 with an optional BOM, RFC 4180 quoting, a header row.
+  const copyText = createCopyTextReader(spec, options);
   try {
-    await pipeline(
-      createReadStream(path),
-      counter,
-      createUtf8Decoder(),
-      // DATA-FORMAT.md: UTF-8 with an optional BOM, RFC 4180 quoting, a header row.
-      records,
-      validator,
-      sink,
-      { signal: options.signal },
-    );
+    await pipeline(createReadStream(path), counter, copyText, sink, { signal: options.signal });
   } catch (error) {
-    throw asImportError(spec, error, records.nextLine);
+    throw asImportError(spec, error, copyText.nextLine);
   }
-  return { rows: validator.rows, columns: validator.columns };
+  return { rows: copyText.rows, columns: copyText.columns };
 }
 
 /**

@@ -10,11 +10,11 @@ export class InvalidUtf8Error extends Error {
 /**
  * Decodes a byte stream as UTF-8, strictly (DATA-FORMAT.md: files are UTF-8): a
  * byte sequence that is not UTF-8 stops the stream with the line it is on, rather
- * than turning into U+FFFD in the data.
+ * than turning into U+FFFD in the data. The bytes start at physical line `firstLine`.
  */
-export function createUtf8Decoder(): Transform {
+export function createUtf8Decoder(firstLine = 1): Transform {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-  let lines = 1;
+  let lines = firstLine;
   const decode = (bytes: Uint8Array | undefined, stream: boolean): string => {
     try {
       const text = bytes ? decoder.decode(bytes, { stream }) : decoder.decode();

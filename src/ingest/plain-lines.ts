@@ -42,10 +42,11 @@ const ACCEPTED = Buffer.from("\tf\t\\N");
  * go: programs.csv at Advisen scale (4M rows) took about 6.5 CPU-seconds of Node on
  * the string road (measured in docs/importing.md).
  *
- * Where the bytes are not plain (a quote, a carriage return, bytes that are not UTF-8
- * in the lines read at once, or a BOM, a blank line or any of those in the header), the
- * string road reads the rest of the file, from the first line of those bytes: the same
- * records, lines and errors either way (test/ingest/plain-lines.test.ts).
+ * Fields in quotes are read too, when a record is one line and its quoting is exactly
+ * RFC 4180. Elsewhere (a quote out of place, a line break in quotes, a carriage return
+ * or bytes that are not UTF-8 in the lines read at once, or a BOM, a blank line or a
+ * quote in the header), the string road reads the rest of the file, from that line:
+ * the same records, lines and errors either way (test/ingest/plain-lines.test.ts).
  */
 export function createCopyTextReader(spec: DatasetFile, options: ValidatorOptions = {}): CopyTextReader {
   const lines = new CopyLines(spec, options);
@@ -53,8 +54,7 @@ export function createCopyTextReader(spec: DatasetFile, options: ValidatorOption
   let pending: Buffer = Buffer.alloc(0);
   let line = 1;
   let stringRoad: { decoder: Transform; reader: CsvRecordReader; done: Promise<void>; fromLine: number } | undefined;
-  /** Where each field of the line being read starts, and one past the last field's end (plus its delimiter). */
-  let bounds = new Int32Array(32);
+  const fields = new LineFields();
 
   const stream = new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
@@ -99,9 +99,9 @@ export function createCopyTextReader(spec: DatasetFile, options: ValidatorOption
         return undefined;
       }
       const header = bytes.subarray(0, lf < 0 ? bytes.length : lf);
-      // A BOM, a blank first line (the header comes later) or a header without a line
-      // break are the string road's to read.
-      if (lf <= 0 || header[0] === 0xef || !isPlain(header)) return handOver(bytes);
+      // A BOM, a blank first line (the header comes later), quotes or a header without
+      // a line break are the string road's to read.
+      if (lf <= 0 || header[0] === 0xef || header.indexOf(QUOTE) >= 0 || !isPlain(header)) return handOver(bytes);
       lines.header(header.toString("utf8").split(","));
       line = 2;
       bytes = bytes.subarray(lf + 1);
@@ -109,7 +109,10 @@ export function createCopyTextReader(spec: DatasetFile, options: ValidatorOption
     const end = final ? bytes.length : bytes.lastIndexOf(LF) + 1;
     const whole = bytes.subarray(0, end);
     if (!isPlain(whole)) return handOver(bytes);
-    if (end > 0) stream.push(copyText(whole));
+    const out = new CopyBytes(end + (end >> 2) + 4096); // about the CSV's size: a staging prefix and nulls grow it
+    const stop = copyText(whole, out);
+    if (out.at > 0) stream.push(out.take());
+    if (stop < end) return handOver(bytes.subarray(stop));
     pending = bytes.subarray(end);
     return undefined;
   }
@@ -127,40 +130,85 @@ export function createCopyTextReader(spec: DatasetFile, options: ValidatorOption
     return bytes;
   }
 
-  /** The COPY text of whole lines (the last may lack its line break at the end of the file). */
-  function copyText(bytes: Buffer): Buffer {
-    // About the size of the CSV (a staging line's prefix and nulls grow it).
-    const out = new CopyBytes(bytes.length + (bytes.length >> 2) + 4096);
-    const fieldsWanted = lines.headerLength;
+  /**
+   * Writes the COPY text of whole lines (the last may lack its line break at the end of
+   * the file) until a line the byte road does not read; returns where that line starts
+   * (the length of `bytes` when there is none).
+   */
+  function copyText(bytes: Buffer, out: CopyBytes): number {
     let start = 0;
     while (start < bytes.length) {
-      // The line's fields: bounds[f] is where field f starts, bounds[count] one past its end.
-      let count = 0;
-      bounds[0] = start;
-      let at = start;
-      for (; at < bytes.length; at++) {
-        const byte = bytes[at]!;
-        if (byte === LF) break;
-        if (byte === COMMA) {
-          if (++count + 1 >= bounds.length) bounds = growBounds(bounds);
-          bounds[count] = at + 1;
-        }
-      }
-      bounds[++count] = at + 1;
+      const end = splitLine(bytes, start);
+      if (end < 0) return start;
       // A blank line is skipped, as csv-parse skips it.
-      if (at > start && !(count === fieldsWanted && copyFields(bytes, out))) {
-        out.text(lines.line(bytes.toString("utf8", start, at).split(","), line));
-      }
+      if (end > start && !(fields.count === lines.headerLength && !fields.escaped && copyFields(bytes, out)))
+        out.text(lines.line(fieldTexts(bytes), line));
       line++;
-      start = at + 1;
+      start = end + 1;
     }
-    return out.take();
+    return bytes.length;
+  }
+
+  /**
+   * Finds the fields of the line at `start` (RFC 4180: a field in quotes may hold
+   * commas and doubled quotes) and returns where it ends (its line break, or the end of
+   * the bytes), or -1 for a line the string road is to read: a quote inside a field
+   * without quotes, anything but a comma after a closing quote, a line break in quotes.
+   */
+  function splitLine(bytes: Buffer, start: number): number {
+    const length = bytes.length;
+    let at = start;
+    let count = 0;
+    fields.escaped = false;
+    for (;;) {
+      if (count === fields.starts.length) fields.grow();
+      if (bytes[at] === QUOTE) {
+        let close = at + 1;
+        for (;;) {
+          while (close < length && bytes[close] !== QUOTE && bytes[close] !== LF) close++;
+          if (close === length || bytes[close] === LF) return -1;
+          if (bytes[close + 1] !== QUOTE) break;
+          fields.escaped = true;
+          close += 2;
+        }
+        fields.starts[count] = at + 1;
+        fields.ends[count++] = close;
+        at = close + 1;
+        if (at < length && bytes[at] !== LF && bytes[at] !== COMMA) return -1;
+      } else {
+        fields.starts[count] = at;
+        // Digits, letters, points and hyphens are all above the comma: one test for most bytes.
+        for (; at < length; at++) {
+          const byte = bytes[at]!;
+          if (byte > COMMA) continue;
+          if (byte === COMMA || byte === LF) break;
+          if (byte === QUOTE) return -1;
+        }
+        fields.ends[count++] = at;
+      }
+      if (at === length || bytes[at] === LF) {
+        fields.count = count;
+        return at;
+      }
+      at++; // the comma
+    }
+  }
+
+  /** The fields of the line just split, as text (a quoted field's doubled quotes made one; no other field has quotes). */
+  function fieldTexts(bytes: Buffer): string[] {
+    const texts: string[] = [];
+    for (let f = 0; f < fields.count; f++) {
+      const text = bytes.toString("utf8", fields.starts[f], fields.ends[f]);
+      texts.push(fields.escaped ? text.replaceAll('""', '"') : text);
+    }
+    return texts;
   }
 
   /** Writes the line's fields as they are when every rule vouches for its field; false (nothing written) otherwise. */
   function copyFields(bytes: Buffer, out: CopyBytes): boolean {
     const positions = lines.positions!;
-    out.room(bounds[lines.headerLength]! - bounds[0]! + 3 * rules.length + 32);
+    const { starts, ends } = fields;
+    out.room(ends[fields.count - 1]! - starts[0]! + 3 * rules.length + 32);
     const mark = out.at;
     const direct = lines.options.direct === true;
     if (!direct) {
@@ -175,8 +223,8 @@ export function createCopyTextReader(spec: DatasetFile, options: ValidatorOption
         out.bytes(NULL_VALUE);
         continue;
       }
-      const start = bounds[position]!;
-      const end = bounds[position + 1]! - 1;
+      const start = starts[position]!;
+      const end = ends[position]!;
       const verdict = rules[c]!(bytes, start, end);
       if (verdict === AS_IS) out.copy(bytes, start, end);
       else if (verdict === NULL) out.bytes(NULL_VALUE);
@@ -198,15 +246,25 @@ export function createCopyTextReader(spec: DatasetFile, options: ValidatorOption
   }) as CopyTextReader;
 }
 
-/** Whether bytes hold no quote and no carriage return, and are UTF-8. */
+/** Whether bytes hold no carriage return (a record delimiter of another file, or data in quotes), and are UTF-8. */
 function isPlain(bytes: Buffer): boolean {
-  return bytes.indexOf(QUOTE) < 0 && bytes.indexOf(CR) < 0 && isUtf8(bytes);
+  return bytes.indexOf(CR) < 0 && isUtf8(bytes);
 }
 
-function growBounds(bounds: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(bounds.length * 2);
-  grown.set(bounds);
-  return grown;
+/** Where the fields of the line being read are: field f's text is [starts[f], ends[f]) (inside its quotes). */
+class LineFields {
+  starts = new Int32Array(32);
+  ends = new Int32Array(32);
+  count = 0;
+  /** Whether a quoted field holds a doubled quote (its text is not its bytes). */
+  escaped = false;
+
+  grow(): void {
+    const [starts, ends] = [new Int32Array(this.starts.length * 2), new Int32Array(this.ends.length * 2)];
+    starts.set(this.starts);
+    ends.set(this.ends);
+    [this.starts, this.ends] = [starts, ends];
+  }
 }
 
 /** COPY text being written as bytes, grown as needed. */

@@ -119,6 +119,7 @@ function fieldText(random: SeededRandom, column: ColumnSpec): string {
 
 /** RFC 4180 encoding of a field: quoted when it must be (but for `badQuotes`, not always), sometimes when it need not be. */
 function encoded(random: SeededRandom, field: string, badQuotes: boolean): string {
+  if (badQuotes && random.chance(0.03)) return random.pick([`"${field}"x`, ` "${field}"`, `"${field}`, `${field}"`]);
   const needs = /[",\r\n]/.test(field);
   if ((needs && !(badQuotes && random.chance(0.1))) || random.chance(0.01)) return `"${field.replaceAll('"', '""')}"`;
   return field;
@@ -234,4 +235,28 @@ t.test("a plain file's rows are copied as they are, a row the rules rewrite is r
   );
   t.equal(reader.rows, 3);
   t.equal(reader.stringRoadFromLine, undefined, "read on the byte road all through");
+});
+
+t.test("fields in quotes are read on the byte road, doubled quotes by the readers", async (t) => {
+  const companies = DATASET_FILES.find((spec) => spec.file === "companies.csv")!;
+  const text = [
+    "company_id,company_name,organization_type,naics",
+    '1,"Acme, Inc.",LLC,52',
+    '2,"Say ""Hi""",PUB,"5241"',
+    '3,"Two',
+    'lines",PUB,52',
+  ].join("\n");
+  const reader = createCopyTextReader(companies, { direct: true });
+  const out: Buffer[] = [];
+  await pipeline(Readable.from([Buffer.from(text)]), reader, collect(out));
+  t.equal(
+    Buffer.concat(out).toString(),
+    [
+      "1\tAcme, Inc.\tLLC\t52\t\\N\t\\N\t\\N",
+      '2\tSay "Hi"\tPUB\t5241\t\\N\t\\N\t\\N',
+      "3\tTwo\\nlines\tPUB\t52\t\\N\t\\N\t\\N",
+      "",
+    ].join("\n"),
+  );
+  t.equal(reader.stringRoadFromLine, 4, "a line break in quotes is the string road's");
 });

@@ -24,7 +24,9 @@ export async function freePort(): Promise<number> {
     return port;
   }
   // The whole range busy is not a state a machine stays in; the kernel's pick then.
-  return listenOnce(0);
+  const port = await listenOnce(0);
+  handedOut.add(port);
+  return port;
 }
 
 async function canListen(port: number): Promise<boolean> {

@@ -11,9 +11,13 @@ const QUARTERS: Record<QuantileLevel, number> = { "0.25": 1, "0.5": 2, "0.75": 3
  * i = floor(h); q interpolates s[i] and s[i + 1] by h - i. Exact: h is a multiple of 1/4.
  */
 export function quantilePosition(n: number, p: QuantileLevel): { index: number; fraction: Decimal } {
-  const quarters = (n - 1) * QUARTERS[p];
-  const index = Math.floor(quarters / 4);
-  return { index, fraction: new Decimal(quarters - index * 4).div(4) };
+  const index = quantileIndex(n, p);
+  return { index, fraction: new Decimal((n - 1) * QUARTERS[p] - index * 4).div(4) };
+}
+
+/** i of quantilePosition alone: what an engine reads to find the neighbours, without a Decimal. */
+export function quantileIndex(n: number, p: QuantileLevel): number {
+  return Math.floor(((n - 1) * QUARTERS[p]) / 4);
 }
 
 /** q = s[i] + (h - i)(s[i + 1] - s[i]); just s[i] when it is the last value. */

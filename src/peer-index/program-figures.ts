@@ -2,7 +2,7 @@ import { Decimal, roundHalfAwayFromZero } from "../benchmark/decimal.js";
 import type { SelectedAmounts } from "../benchmark/peer-engine.js";
 import type { AmountStatistics } from "../benchmark/peer-statistics.js";
 import type { RankCounts } from "../benchmark/percentile-rank.js";
-import { quantileOfCents, quantilePosition, type QuantileLevel } from "../benchmark/quantile.js";
+import { quantileIndex, quantileOfCents, type QuantileLevel } from "../benchmark/quantile.js";
 import { comparable, type CoverageSlices, type ProgramColumns, type TierBounds } from "./snapshot.js";
 import { TIERS } from "./amount-tiers.js";
 import { BAND_TRIPLES, bandCountsOfTriples } from "./band-triples.js";
@@ -379,6 +379,6 @@ export function medianLimitOfRows(columns: ProgramColumns, rows: Uint32Array, co
 
 /** The positions (0-based, among n values) of the two values q(p) interpolates. */
 export function neighbours(n: number, p: QuantileLevel): number[] {
-  const { index } = quantilePosition(n, p);
+  const index = quantileIndex(n, p);
   return [index, index + 1];
 }

@@ -168,10 +168,11 @@ export function selectByTierCounts(
 }
 
 /**
- * The row at each found position: the gathered rows sorted by tier, then by exact value,
- * so each tier's rows lie together in value order, and a position is the row at its rank
- * in its tier's. One sort in place, allocating nothing per row (a market trend sorts 48
- * such sets).
+ * The row at each found position: each found tier's gathered rows in value order, and a
+ * position is the row at its rank there. A tier often holds one value alone (a popular
+ * limit or retention fills whole tiers), and then its rows need no sort: a market trend
+ * selects from 48 such sets, and sorting every gathered row by tier and value took 0.6
+ * ms of the broadest trend's 12.
  */
 function rowsAt(
   found: readonly Place[],
@@ -179,20 +180,31 @@ function rowsAt(
   tiers: Uint16Array,
   exact: (row: number) => bigint | number,
 ): Map<number, number> {
-  gathered.sort((a, b) => {
-    if (tiers[a] !== tiers[b]) return tiers[a]! - tiers[b]!;
+  const rowAt = new Map<number, number>();
+  let inOrder: number[] = [];
+  let tierInOrder = -1;
+  for (const { position, tier, below } of found) {
+    if (tier !== tierInOrder) {
+      inOrder = inValueOrder(
+        gathered.filter((row) => tiers[row] === tier),
+        exact,
+      );
+      tierInOrder = tier;
+    }
+    rowAt.set(position, inOrder[position - below]!);
+  }
+  return rowAt;
+}
+
+/** Rows in ascending order of their exact value: as they are when every value is the same. */
+function inValueOrder(rows: number[], exact: (row: number) => bigint | number): number[] {
+  const first = rows.length > 0 ? exact(rows[0]!) : 0;
+  if (rows.every((row) => exact(row) === first)) return rows;
+  return rows.sort((a, b) => {
     const x = exact(a);
     const y = exact(b);
     return x < y ? -1 : x > y ? 1 : 0;
   });
-  const rowAt = new Map<number, number>();
-  let first = 0;
-  for (const { position, tier, below } of found) {
-    // Found places ascend by tier: the first row of this one is at or after the last's.
-    while (tiers[gathered[first]!] !== tier) first++;
-    rowAt.set(position, gathered[first + position - below]!);
-  }
-  return rowAt;
 }
 
 /** A wanted position, its tier, and how many rows lie in the tiers below it. */

@@ -4,9 +4,14 @@ import { NO_ROW, type CoverageSlices, type RowRange, type TierBounds } from "./s
 export const TIERS = 4096;
 export const NO_TIER = TIERS;
 
-/** Bounds of an amount without rows. */
+/**
+ * Bounds of an amount without rows. Shared memory: a market trend's job hands its
+ * coverage's bounds to the scan thread (scan-protocol.ts), and a SharedArrayBuffer
+ * crosses without a copy.
+ */
 function emptyTierBounds(): TierBounds {
-  return { least: new Float64Array(TIERS).fill(-Infinity), greatest: new Float64Array(TIERS).fill(-Infinity) };
+  const bounds = () => new Float64Array(new SharedArrayBuffer(TIERS * Float64Array.BYTES_PER_ELEMENT)).fill(-Infinity);
+  return { least: bounds(), greatest: bounds() };
 }
 
 /** A coverage's tier bounds before it has rows (or for a coverage the snapshot lacks). */

@@ -306,6 +306,7 @@ function createEngine(
         ? scanThread.start(snapshot, {
             kind: "periods",
             filter: rowFilterOf(filter),
+            bounds: coverage.tierBounds,
             periods: order.map((i) => ranges[i]!),
           })
         : undefined;
@@ -318,8 +319,8 @@ function createEngine(
         newest: Number(span.end.slice(0, 4)),
       });
       const programs = job
-        ? periodsInTurn(job, order, (i) => programsOfPeriod(snapshot, filter, ranges[i]!))
-        : periodPrograms(snapshot, filter, ranges, counted);
+        ? periodsInTurn(job, order, (i) => programsOfPeriod(snapshot, filter, coverage.tierBounds, ranges[i]!))
+        : periodPrograms(snapshot, filter, coverage.tierBounds, ranges, counted);
       return {
         reference: opened.reference,
         periods: trendFigures(snapshot, periodDays(periods), programs, losses, counted && contributors),

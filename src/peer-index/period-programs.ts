@@ -4,7 +4,14 @@ import { matchCountingTiers, matchRows, type CompiledPeerFilter, type RowFilter 
 import { neighbours } from "./program-figures.js";
 import { scratchBits, scratchRows } from "./scratch.js";
 import type { NaicsRows, PeerSnapshot } from "./snapshot.js";
-import { exactCents, selectCountedAmounts, tierCounts, type Amount, type SelectedRows } from "./tier-select.js";
+import {
+  exactCents,
+  selectCountedAmounts,
+  tierCounts,
+  type Amount,
+  type AmountTierBounds,
+  type SelectedValues,
+} from "./tier-select.js";
 import { rowsInWindow, windowDays, type WindowDays } from "./window-rows.js";
 
 export const QUARTILE_LEVELS: readonly QuantileLevel[] = ["0.25", "0.5", "0.75"];
@@ -27,8 +34,8 @@ export interface PeriodRanges {
 export interface PeriodPrograms {
   programCount: number;
   companyCount: number;
-  /** Per amount: how many rows have it, and the row at each position the quartiles read. */
-  selected: Record<Amount, SelectedRows>;
+  /** Per amount: how many rows have it, and its exact cents at each position the quartiles read. */
+  selected: Record<Amount, SelectedValues>;
 }
 
 /** Each window's ranges of rows (binary searches on the day column of each key the filter matches). */
@@ -92,21 +99,24 @@ export function matchRunOfKeys(
 export function periodPrograms(
   snapshot: ProgramSnapshot,
   filter: RowFilter,
+  bounds: AmountTierBounds,
   periods: readonly PeriodRanges[],
   withRows?: (rows: Uint32Array) => void,
 ): PeriodPrograms[] {
-  return periods.map((period) => programsOfPeriod(snapshot, filter, period, withRows));
+  return periods.map((period) => programsOfPeriod(snapshot, filter, bounds, period, withRows));
 }
 
 /**
  * A period's programs: its ranges' rows matched straight into scratch rows while their
  * amounts' tiers are counted, then its companies counted in a bit per company, and the
- * rows at the quartiles' positions selected (tier-select.ts, O(rows)). Both threads run
- * it, each taking the next period of a trend in turn (index-engine.ts).
+ * values at the quartiles' positions selected (tier-select.ts, O(rows); `bounds` are the
+ * coverage's tier bounds). Both threads run it, each taking the next period of a trend
+ * in turn (index-engine.ts).
  */
 export function programsOfPeriod(
   snapshot: ProgramSnapshot,
   filter: RowFilter,
+  bounds: AmountTierBounds,
   { starts, ends, size }: PeriodRanges,
   withRows?: (rows: Uint32Array) => void,
 ): PeriodPrograms {
@@ -121,7 +131,14 @@ export function programsOfPeriod(
   return {
     programCount: count,
     companyCount: distinctCompanies(snapshot, rows),
-    selected: selectCountedAmounts(programs, rows, counts, quartilePositions, exactCents(programs, snapshot.largeRpms)),
+    selected: selectCountedAmounts(
+      programs,
+      rows,
+      counts,
+      quartilePositions,
+      exactCents(programs, snapshot.largeRpms),
+      bounds,
+    ),
   };
 }
 

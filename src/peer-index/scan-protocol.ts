@@ -4,6 +4,7 @@
  */
 import type { RowFilter } from "./peer-filter.js";
 import type { PeriodPrograms, PeriodRanges, ProgramSnapshot } from "./period-programs.js";
+import type { AmountTierBounds } from "./tier-select.js";
 import type { PlacingPlan } from "./placing-scan.js";
 import type { PlacingTally, RpmTally } from "./program-figures.js";
 import type { RpmPlan } from "./rpm-scan.js";
@@ -15,7 +16,7 @@ import type { WideningPlan, WideningTallies } from "./widening-scan.js";
  * assessment's placing.
  */
 export type ScanJob =
-  | { kind: "periods"; filter: RowFilter; periods: PeriodRanges[] }
+  | { kind: "periods"; filter: RowFilter; bounds: AmountTierBounds; periods: PeriodRanges[] }
   | { kind: "widenings"; plan: WideningPlan; runs: Int32Array }
   | { kind: "placing"; plan: PlacingPlan; runs: Int32Array }
   | { kind: "rpm"; plan: RpmPlan; runs: Int32Array };

@@ -79,7 +79,8 @@ function takeParts({ id, version, job }: Extract<ScanMessage, { kind: "job" }>):
 
 /** Computes part k of the job into the answer: a period's programs, or a run's tally added to the answer's. */
 function partComputer(held: ProgramSnapshot, job: ScanJob, answer: ScanAnswer): (k: number) => void {
-  if (job.kind === "periods") return (k) => answer.periods.push(programsOfPeriod(held, job.filter, job.periods[k]!));
+  if (job.kind === "periods")
+    return (k) => answer.periods.push(programsOfPeriod(held, job.filter, job.bounds, job.periods[k]!));
   if (job.kind === "placing") {
     const placer = placingTallier(held, job.plan, job.runs);
     answer.placing = placer.tally;

@@ -5,7 +5,7 @@ import type { PeriodStatistics, QuartileStatistics, TrendAmount } from "../bench
 import { dayNumber } from "./day-number.js";
 import { QUARTILE_LEVELS, type PeriodPrograms } from "./period-programs.js";
 import type { PeerSnapshot } from "./snapshot.js";
-import { exactCents, type SelectedRows } from "./tier-select.js";
+import type { SelectedValues } from "./tier-select.js";
 
 /**
  * Which period each day of the span falls in (SEMANTICS.md section 13: start < day <=
@@ -27,7 +27,7 @@ export function periodDays(periods: readonly TimeWindow[]): PeriodDays {
 
 /**
  * A trend's period figures from each period's programs (period-programs.ts: counts and
- * the rows its quartiles read, from whichever thread scanned them) and the peer loss
+ * the values its quartiles read, from whichever thread scanned them) and the peer loss
  * events of the span's years (`losses.rows[0..losses.count)`): the quartiles are read
  * here, in exact decimals, and the loss events counted by their loss day.
  */
@@ -39,9 +39,8 @@ export function trendFigures(
   contributors?: readonly NonNullable<PeriodStatistics["contributors"]>[],
 ): PeriodStatistics[] {
   const lossCounts = lossesPerPeriod(snapshot, days, losses);
-  const exact = exactCents(snapshot.programs, snapshot.largeRpms);
   return programs.map(({ programCount, companyCount, selected }, k) => {
-    const quartilesOf = (amount: TrendAmount) => quartiles(selected[amount], (row) => exact(amount, row));
+    const quartilesOf = (amount: TrendAmount) => quartiles(selected[amount]);
     const statistics: PeriodStatistics = {
       programCount,
       companyCount,
@@ -73,10 +72,10 @@ function lossesPerPeriod(
   return counts;
 }
 
-/** q(0.25), q(0.5), q(0.75) of an amount's selected rows, in dollars (cents read through `cents`). */
-function quartiles({ n, rowAt }: SelectedRows, cents: (row: number) => bigint | number): QuartileStatistics {
+/** q(0.25), q(0.5), q(0.75) of an amount's selected values, in dollars. */
+function quartiles({ n, valueAt }: SelectedValues): QuartileStatistics {
   const [firstQuartile, median, thirdQuartile] = QUARTILE_LEVELS.map((p) =>
-    quantileOfCents(n, p, (position) => cents(rowAt.get(position)!)),
+    quantileOfCents(n, p, (position) => valueAt.get(position)!),
   ) as [Decimal, Decimal, Decimal];
   return { count: n, firstQuartile, median, thirdQuartile };
 }

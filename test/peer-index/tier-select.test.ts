@@ -1,11 +1,12 @@
 // Order statistics by tiers against a sort: random amounts (ties, none, values up to
 // 2^53, all in one tier or spread over many) in coverages of random sizes, tiered as
-// the build tiers them, read through random rows; each selected row's value is the
-// one a full sort puts at that position, for all four amounts at once and for each alone.
+// the build tiers them, read through random rows; each selected value is the one a
+// full sort puts at that position, for all four amounts at once (values of one-value
+// tiers read from their bounds) and for each alone.
 import t from "tap";
 import { tiersOfOrder } from "../../src/peer-index/amount-tiers.js";
 import { rankRows } from "../../src/peer-index/rank-rows.js";
-import type { ProgramColumns, RowRange } from "../../src/peer-index/snapshot.js";
+import type { ProgramColumns, RowRange, TierBounds } from "../../src/peer-index/snapshot.js";
 import {
   AMOUNTS,
   amountTierCounts,
@@ -13,15 +14,23 @@ import {
   selectCountedAmounts,
   selectCountedRows,
   tierCounts,
+  type AmountTierBounds,
 } from "../../src/peer-index/tier-select.js";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 
 const random = createSeededRandom("tier-select-1");
 
-/** Four amount columns over coverages laid end to end, tiered per coverage as snapshot-builder.ts does. */
-function tieredColumns(random: SeededRandom, coverages: RowRange[]): ProgramColumns {
+/**
+ * Four amount columns over coverages laid end to end, tiered per coverage as
+ * snapshot-builder.ts does, and each coverage's tier bounds (`bounds[k]` of coverages[k]).
+ */
+function tieredColumns(
+  random: SeededRandom,
+  coverages: RowRange[],
+): { columns: ProgramColumns; bounds: AmountTierBounds[] } {
   const size = coverages.at(-1)!.end;
   const columns: Record<string, Float64Array | Uint16Array> = {};
+  const bounds = coverages.map(() => ({}) as Record<string, TierBounds>);
   for (const amount of AMOUNTS) {
     const spread = random.pick([1, 3, 100, 1e6, 2 ** 53]);
     const values = Float64Array.from({ length: size }, () =>
@@ -29,14 +38,14 @@ function tieredColumns(random: SeededRandom, coverages: RowRange[]): ProgramColu
     );
     const order = new Uint32Array(size);
     const tiers = new Uint16Array(size);
-    for (const range of coverages) {
+    coverages.forEach((range, k) => {
       rankRows(values, range, order, new Uint32Array(size));
-      tiersOfOrder(values, order, range, tiers);
-    }
+      bounds[k]![amount] = tiersOfOrder(values, order, range, tiers);
+    });
     columns[amount] = values;
     columns[`${amount}Tier`] = tiers;
   }
-  return columns as unknown as ProgramColumns;
+  return { columns: columns as unknown as ProgramColumns, bounds: bounds as unknown as AmountTierBounds[] };
 }
 
 t.test("selected rows hold the sorted values at those positions", async (t) => {
@@ -47,8 +56,9 @@ t.test("selected rows hold the sorted values at those positions", async (t) => {
       const start = sizes.slice(0, k).reduce((a, b) => a + b, 0);
       return { start, end: start + size };
     });
-    const columns = tieredColumns(random, coverages);
-    const { start, end } = random.pick(coverages);
+    const { columns, bounds } = tieredColumns(random, coverages);
+    const coverage = random.int(coverages.length);
+    const { start, end } = coverages[coverage]!;
     const rows = Uint32Array.from({ length: random.int(end - start + 1) }, () => start + random.int(end - start));
     const asked: number[][] = []; // in the order of AMOUNTS
     const counts = tierCounts();
@@ -63,22 +73,23 @@ t.test("selected rows hold the sorted values at those positions", async (t) => {
         return [...positions, n, -1];
       },
       (amount, row) => columns[amount][row]!,
+      bounds[coverage]!,
     );
     for (const [a, amount] of AMOUNTS.entries()) {
       const sorted = [...rows]
         .map((row) => columns[amount][row]!)
         .filter((v) => !Number.isNaN(v))
         .sort((a, b) => a - b);
-      const { n, rowAt } = selected[amount];
+      const { n, valueAt } = selected[amount];
       if (n !== sorted.length) {
         mismatches++;
         continue;
       }
       for (const p of asked[a]!) {
-        if (p < 0 || p >= n) mismatches += +rowAt.has(p);
-        else mismatches += +(columns[amount][rowAt.get(p)!] !== sorted[p]);
+        if (p < 0 || p >= n) mismatches += +valueAt.has(p);
+        else mismatches += +(valueAt.get(p) !== sorted[p]);
       }
-      mismatches += +rowAt.has(n) + +rowAt.has(-1);
+      mismatches += +valueAt.has(n) + +valueAt.has(-1);
       // One amount alone, its tiers counted by the caller's own pass, as the RPM does.
       const amountCounts = amountTierCounts();
       for (const row of rows) amountCounts[columns[`${amount}Tier`][row]!]!++;

@@ -120,7 +120,8 @@ function valueOfTier({ least, greatest }: TierBounds, tier: number): number | un
  * The rows in a wanted tier of each amount that needs its rows read (`reading[a]`). Few
  * are: one branch, rarely taken. When at most two amounts need them (usually the
  * premium and the RPM, whose values rarely repeat), the pass reads only two tier
- * columns: 1.5 ms less of the broadest trend's 11 at Advisen scale.
+ * columns: over the broadest trend's 512K rows at Advisen scale, its periods' passes
+ * took 7.8 ms in all this way, 9.3 when reading all four.
  */
 function gatherWanted(rows: Uint32Array, tiers: readonly Uint16Array[], reading: readonly boolean[]): number[][] {
   const amounts = AMOUNTS.flatMap((_, a) => (reading[a] ? [a] : []));

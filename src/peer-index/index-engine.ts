@@ -270,7 +270,12 @@ function createEngine(
       if (!opened) return fallback.limitAdequacy(peers, years, window);
       const filter = compilePeerFilter(opened.snapshot, peers);
       const programs = matchPrograms(opened, filter, window);
-      const medianLimit = medianLimitOfRows(opened.snapshot.programs, programs.rows, programs.count);
+      const medianLimit = medianLimitOfRows(
+        opened.snapshot.programs,
+        programs.rows,
+        programs.count,
+        opened.coverage.tierBounds.limit,
+      );
       const losses = matchLosses(opened, filter, years);
       const cases = casesInOrder(opened.snapshot.losses, opened.coverage.losses, losses.rows, losses.count);
       const answer: LimitAdequacyStatistics = { reference: opened.reference, cases, medianLimit };

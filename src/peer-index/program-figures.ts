@@ -341,7 +341,7 @@ export function rpmFiguresOfTally(
   gather: GatherWanted,
 ): RpmFiguresOfRows {
   const exact = exactCents(columns, largeRpms);
-  const { n, rowAt } = selectByTierCounts(
+  const { n, valueAt } = selectByTierCounts(
     columns,
     "rpm",
     tiers,
@@ -349,7 +349,7 @@ export function rpmFiguresOfTally(
     exact,
     gather,
   );
-  const centsAt = (position: number) => exact("rpm", rowAt.get(position)!);
+  const centsAt = (position: number) => valueAt.get(position)!;
   const [firstQuartile, median, fourthQuartile] = QUARTILES.map((p) =>
     roundHalfAwayFromZero(quantileOfCents(n, p, centsAt), 2),
   ) as [Decimal, Decimal, Decimal];
@@ -357,12 +357,20 @@ export function rpmFiguresOfTally(
   return { firstQuartile, median, fourthQuartile, maxRpm, rank: { below, equal, total: n } };
 }
 
-/** The median limit of the rows, rounded to whole dollars (SEMANTICS.md section 9). */
-export function medianLimitOfRows(columns: ProgramColumns, rows: Uint32Array, count: number): Decimal {
+/**
+ * The median limit of the rows, rounded to whole dollars (SEMANTICS.md section 9);
+ * `bounds` are the coverage's limit tier bounds.
+ */
+export function medianLimitOfRows(
+  columns: ProgramColumns,
+  rows: Uint32Array,
+  count: number,
+  bounds: TierBounds,
+): Decimal {
   const { limit, limitTier } = columns;
   const tiers = amountTierCounts();
   for (let r = 0; r < count; r++) tiers[limitTier[rows[r]!]!]!++;
-  const { n, rowAt } = selectCountedRows(
+  const { n, valueAt } = selectCountedRows(
     columns,
     "limit",
     rows,
@@ -370,9 +378,10 @@ export function medianLimitOfRows(columns: ProgramColumns, rows: Uint32Array, co
     tiers,
     (n) => neighbours(n, "0.5"),
     (_, row) => limit[row]!,
+    bounds,
   );
   return roundHalfAwayFromZero(
-    quantileOfCents(n, "0.5", (position) => limit[rowAt.get(position)!]!),
+    quantileOfCents(n, "0.5", (position) => valueAt.get(position)!),
     0,
   );
 }

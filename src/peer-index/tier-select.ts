@@ -5,13 +5,7 @@ import { NO_TIER } from "./amount-tiers.js";
 export const AMOUNTS = ["limit", "premium", "retention", "rpm"] as const;
 export type Amount = (typeof AMOUNTS)[number];
 
-/** One amount's selection: how many rows have it, and the row at each wanted position. */
-export interface SelectedRows {
-  n: number;
-  rowAt: Map<number, number>;
-}
-
-/** One amount's selection by value: how many rows have it, and the exact cents at each wanted position. */
+/** One amount's selection: how many rows have it, and its exact cents at each wanted position. */
 export interface SelectedValues {
   n: number;
   valueAt: Map<number, bigint | number>;
@@ -84,12 +78,7 @@ export function selectCountedAmounts(
     const count = counts.subarray(a * TIER_SLOTS, (a + 1) * TIER_SLOTS);
     const { n, found } = placesOf(count, rows.length - count[NO_TIER]!, positionsOf);
     const valueAt = new Map<number, bigint | number>();
-    const tierBounds = amount === "rpm" ? undefined : bounds[amount];
-    const unread = found.filter(({ position, tier }) => {
-      const value = tierBounds && valueOfTier(tierBounds, tier);
-      if (value !== undefined) valueAt.set(position, value);
-      return value === undefined;
-    });
+    const unread = readBounds(found, amount === "rpm" ? undefined : bounds[amount], valueAt);
     return { n, valueAt, unread };
   });
   counts.fill(0);
@@ -103,17 +92,29 @@ export function selectCountedAmounts(
   return Object.fromEntries(
     AMOUNTS.map((amount, a) => {
       const { n, valueAt, unread } = selected[a]!;
-      const cents = (row: number) => exact(amount, row);
-      for (const [position, row] of rowsAt(unread, gathered[a]!, programs[`${amount}Tier`], cents))
-        valueAt.set(position, cents(row));
+      readRows(unread, gathered[a]!, programs[`${amount}Tier`], (row) => exact(amount, row), valueAt);
       return [amount, { n, valueAt }];
     }),
   ) as Record<Amount, SelectedValues>;
 }
 
-/** The value every row of a coverage's tier holds, when they hold one value alone. */
-function valueOfTier({ least, greatest }: TierBounds, tier: number): number | undefined {
-  return least[tier] === greatest[tier] ? least[tier] : undefined;
+/**
+ * The value at each found place whose tier holds one value alone (its coverage's
+ * `bounds` say so), into `valueAt`; returns the other places, whose rows must be read.
+ * Without bounds (the RPM keeps none), every place.
+ */
+function readBounds(
+  found: readonly Place[],
+  bounds: TierBounds | undefined,
+  valueAt: Map<number, bigint | number>,
+): Place[] {
+  if (!bounds) return [...found];
+  const { least, greatest } = bounds;
+  return found.filter(({ position, tier }) => {
+    if (least[tier] !== greatest[tier]) return true;
+    valueAt.set(position, least[tier]!);
+    return false;
+  });
 }
 
 /**
@@ -186,8 +187,9 @@ export type GatherWanted = (isWanted: Uint8Array, tiers: Uint16Array) => number[
 /**
  * selectCountedAmounts for one amount, among rows[0..count): from the counts of its
  * tiers (made by the caller's own pass over the rows, which counts other things too),
- * one more pass gathers the rows of the wanted tiers, and a sort of each tier's rows
- * finishes. Leaves the counts zero.
+ * the values of one-value tiers from their `bounds`, then one more pass gathers the
+ * rows of the other wanted tiers, and a sort of each tier's rows finishes. Leaves the
+ * counts zero.
  */
 export function selectCountedRows(
   programs: ProgramColumns,
@@ -197,8 +199,9 @@ export function selectCountedRows(
   counts: Int32Array,
   positionsOf: (n: number) => number[],
   exact: ExactCents,
-): SelectedRows {
-  return selectByTierCounts(programs, amount, counts, positionsOf, exact, gatherFromRows(rows, count));
+  bounds?: TierBounds,
+): SelectedValues {
+  return selectByTierCounts(programs, amount, counts, positionsOf, exact, gatherFromRows(rows, count), bounds);
 }
 
 /** GatherWanted among rows[0..count): one pass over them. */
@@ -211,10 +214,12 @@ export function gatherFromRows(rows: Uint32Array, count: number): GatherWanted {
 }
 
 /**
- * The rows at the given positions among a set's rows that have the amount, from the
- * counts of the set's tiers (one amount's, NO_TIER last), whoever counted them: the
- * counts tell each position's tier and rank there, `gather` lists the set's rows of
- * those tiers, and a sort finishes (rowsAt). Leaves the counts zero.
+ * The exact cents at the given positions among a set's rows that have the amount, from
+ * the counts of the set's tiers (one amount's, NO_TIER last), whoever counted them: the
+ * counts tell each position's tier and rank there; a tier of one value (its coverage's
+ * `bounds` say so) gives its value, and for the others `gather` lists the set's rows of
+ * those tiers and a sort finishes (readRows); no rows are gathered when none is needed.
+ * Leaves the counts zero.
  */
 export function selectByTierCounts(
   programs: ProgramColumns,
@@ -223,34 +228,39 @@ export function selectByTierCounts(
   positionsOf: (n: number) => number[],
   exact: ExactCents,
   gather: GatherWanted,
-): SelectedRows {
+  bounds?: TierBounds,
+): SelectedValues {
   const tiers = programs[`${amount}Tier`];
   let rowsWithAmount = 0;
   for (let tier = 0; tier < NO_TIER; tier++) rowsWithAmount += counts[tier]!;
   const { n, found } = placesOf(counts, rowsWithAmount, positionsOf);
   counts.fill(0);
-  for (const { tier } of found) wanted[tier] = 1;
+  const valueAt = new Map<number, bigint | number>();
+  const unread = readBounds(found, bounds, valueAt);
+  if (unread.length === 0) return { n, valueAt };
+  for (const { tier } of unread) wanted[tier] = 1;
   try {
-    return { n, rowAt: rowsAt(found, gather(wanted, tiers), tiers, (row) => exact(amount, row)) };
+    readRows(unread, gather(wanted, tiers), tiers, (row) => exact(amount, row), valueAt);
+    return { n, valueAt };
   } finally {
-    for (const { tier } of found) wanted[tier] = 0;
+    for (const { tier } of unread) wanted[tier] = 0;
   }
 }
 
 /**
- * The row at each found position: each found tier's gathered rows in value order, and a
- * position is the row at its rank there. A tier often holds one value alone (a popular
- * limit or retention fills whole tiers), and then its rows need no sort: a market trend
- * selects from 48 such sets, and sorting every gathered row by tier and value took 0.6
- * ms of the broadest trend's 12.
+ * The value at each found place, into `valueAt`: each found tier's gathered rows in
+ * value order, and a place's value is that of the row at its rank there. A tier often
+ * holds one value alone (a popular limit or retention fills whole tiers), and then its
+ * rows need no sort: sorting every gathered row by tier and value took 0.6 ms of the
+ * broadest trend's 12.
  */
-function rowsAt(
+function readRows(
   found: readonly Place[],
   gathered: number[],
   tiers: Uint16Array,
   exact: (row: number) => bigint | number,
-): Map<number, number> {
-  const rowAt = new Map<number, number>();
+  valueAt: Map<number, bigint | number>,
+): void {
   let inOrder: number[] = [];
   let tierInOrder = -1;
   for (const { position, tier, below } of found) {
@@ -261,9 +271,8 @@ function rowsAt(
       );
       tierInOrder = tier;
     }
-    rowAt.set(position, inOrder[position - below]!);
+    valueAt.set(position, exact(inOrder[position - below]!));
   }
-  return rowAt;
 }
 
 /** Rows in ascending order of their exact value: as they are when every value is the same. */

@@ -11,6 +11,9 @@ export class BodyTooLargeError extends Error {
  * Read as it is buffered ('readable') and done once the message is complete, without
  * waiting for 'end': a small body arrives with its headers, and this is on the path of
  * every repeated POST (the flowing mode of 'data' and 'end' cost it several ticks).
+ * An HTTP/2 request is complete only once 'end' was emitted (Http2ServerRequest's
+ * `complete` is its `readableEnded`), so 'end' finishes the read too: without it a
+ * POST over h2c never got an answer.
  */
 export function readRequestBody(req: NodeRequest, maxBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -18,8 +21,13 @@ export function readRequestBody(req: NodeRequest, maxBytes: number): Promise<str
     let size = 0;
     const stop = () => {
       req.off("readable", onReadable);
+      req.off("end", finish);
       req.off("error", onError);
       req.off("close", onClose);
+    };
+    const finish = () => {
+      stop(); // read to its end: the stream ends by itself
+      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
     };
     const onError = (error: Error) => {
       stop();
@@ -36,11 +44,10 @@ export function readRequestBody(req: NodeRequest, maxBytes: number): Promise<str
         }
         chunks.push(chunk);
       }
-      if (!req.complete) return;
-      stop(); // read to its end: the stream ends by itself
-      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+      if (req.complete) finish();
     };
     req.on("readable", onReadable);
+    req.on("end", finish);
     req.on("error", onError);
     req.on("close", onClose);
   });

@@ -92,8 +92,10 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
         body = (await readRequestBody(req, options.maxBodyBytes)).trim();
       } catch (error) {
         if (!(error instanceof BodyTooLargeError)) throw error;
-        // The rest of the body is not read: the connection ends after this answer.
-        return writeProblem(res, problem(413, Code.ResourceExhausted, error.message), { connection: "close" });
+        // The rest of the body is not read: an HTTP/1.1 connection ends after this answer.
+        // HTTP/2 forbids connection headers (RFC 9113, 8.2.2): there the stream alone ends.
+        const closing: Record<string, string> = req.httpVersionMajor === 2 ? {} : { connection: "close" };
+        return writeProblem(res, problem(413, Code.ResourceExhausted, error.message), closing);
       }
     }
     const spelling = spellingOf(req.method ?? "GET", req.url ?? "/", body);

@@ -11,68 +11,16 @@ import { createTestDatabase } from "../helpers/database.js";
 import { startAuthenticatedServer } from "../helpers/authenticated-server.js";
 import { createAnswerChecker, type SeenAnswer } from "../helpers/openapi-answer-check.js";
 import { FIXTURE_AS_OF, insertAnalyticsFixture } from "../fixtures/analytics-fixture.js";
+import {
+  documentedOperations,
+  inputKey as key,
+  MISSING_ID,
+  requestOf,
+  requiredInputs as requiredOf,
+  type DocumentedOperation as Operation,
+} from "../helpers/openapi-operations.js";
 
 type Json = { [key: string]: unknown };
-
-/** Valid values of the inputs a walk may need, by name lower-cased without spaces. */
-const SAMPLES: Record<string, unknown> = {
-  naics: ["52"],
-  coverageid: 1,
-  exposurerangelow: 0,
-  exposurerangehigh: 100_000_000,
-  id: 1,
-  losseventid: 1,
-};
-/** Path variables that name no record: 404. */
-const MISSING_ID = 999_999;
-
-const key = (name: string) => name.replace(/\s+/g, "").toLowerCase();
-
-function sample(name: string): unknown {
-  if (!(key(name) in SAMPLES)) throw new Error(`no sample value for the input ${name}: add one to SAMPLES`);
-  return SAMPLES[key(name)];
-}
-
-/** A query parameter's text: lists comma-separated, as the spec's form. */
-function queryText(value: unknown): string {
-  return Array.isArray(value) ? value.join(",") : String(value);
-}
-
-interface Operation {
-  method: string;
-  template: string;
-  /** Required inputs: path variables, query parameters or body properties, by documented name. */
-  required: { name: string; in: "path" | "query" | "body" }[];
-  optional: string[];
-}
-
-function operationsOf(document: Json): Operation[] {
-  const list: Operation[] = [];
-  for (const [template, item] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
-    for (const [method, operation] of Object.entries(item)) {
-      const parameters = (operation.parameters ?? []) as Json[];
-      const required: Operation["required"] = parameters
-        .filter((p) => p.required)
-        .map((p) => ({ name: p.name as string, in: p.in as "path" | "query" }));
-      const optional = parameters.filter((p) => !p.required).map((p) => p.name as string);
-      const bodySchema = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.[
-        "application/json"
-      ]?.schema as Json | undefined;
-      if (bodySchema) {
-        const ref = bodySchema.$ref as string;
-        const schema = (document.components as { schemas: Record<string, Json> }).schemas[
-          ref.slice(ref.lastIndexOf("/") + 1)
-        ]!;
-        const names = Object.keys(schema.properties as Json);
-        const requiredNames = (schema.required ?? []) as string[];
-        required.push(...requiredNames.map((name) => ({ name, in: "body" as const })));
-        optional.push(...names.filter((name) => !requiredNames.includes(name)));
-      }
-      list.push({ method: method.toUpperCase(), template, required, optional });
-    }
-  }
-  return list;
-}
 
 t.test(
   "every route of the document: required inputs are what the service requires, and every answer validates",
@@ -94,18 +42,8 @@ t.test(
       inputs: Map<string, unknown>,
       extra: { headers?: Record<string, string>; body?: string; pathValue?: unknown } = {},
     ) {
-      let path = op.template;
-      const query = new URLSearchParams();
-      const body: Json = {};
-      for (const { name, in: place } of op.required) {
-        if (place === "path") path = path.replace(`{${name}}`, String(extra.pathValue ?? sample(name)));
-      }
-      for (const [name, value] of inputs) {
-        const place = op.required.find((input) => input.name === name)?.in;
-        if (place === "query") query.append(name, queryText(value));
-        if (place === "body") body[name] = value;
-      }
-      const url = `${server.url}${path}${query.size > 0 ? `?${query}` : ""}`;
+      const { path, target, body } = requestOf(op, inputs, extra.pathValue);
+      const url = `${server.url}${target}`;
       const init: RequestInit = { method: op.method, headers: { authorization, ...extra.headers } };
       if (op.method === "POST") init.body = extra.body ?? JSON.stringify(body);
       const response = await fetch(url, init);
@@ -121,14 +59,12 @@ t.test(
       return answer;
     }
 
-    const operations = operationsOf(document);
+    const operations = documentedOperations(document);
     // At least today's 13; operations added in new proto files are walked as well.
     t.ok(operations.length >= 13, `every operation of the REST face (${operations.length})`);
     for (const op of operations) {
       const name = `${op.method} ${op.template}`;
-      const requiredInputs = new Map(
-        op.required.filter((input) => input.in !== "path").map((input) => [input.name, sample(input.name)]),
-      );
+      const requiredInputs = requiredOf(op);
 
       const complete = await send(op, requiredInputs);
       t.equal(complete.status, 200, `${name}: the required inputs alone are answered`);

@@ -83,6 +83,7 @@ export async function runServer(options: {
     peerIndex,
     metrics,
     datasetVersion: () => watcher.current(),
+    datasetWaitingFor: () => watcher.waitingFor(),
     draining: () => stopping,
   });
   // Before the API's port: a metrics port taken stops start-up before any caller is served.

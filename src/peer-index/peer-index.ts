@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { isReadConflict } from "../store/database-errors.js";
 import { buildSnapshotInWorker } from "./build-in-worker.js";
 import { releaseSnapshot } from "./release-snapshot.js";
 import { startScanThread, type ScanThread } from "./scan-thread.js";
@@ -113,6 +114,14 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
       log.info({ peerIndex: statusNow() }, "peer index built");
     } catch (error) {
       if (stopped) return;
+      if (isReadConflict(error)) {
+        // A hot standby cancelled the build's long read to replay newer data: the
+        // database is there and moving on, so build again at once, the previous
+        // snapshot answering meanwhile as during any build.
+        log.info({ err: error }, "peer index build cancelled by the standby's replay; building again");
+        queueMicrotask(start); // before any request can find no build running
+        return;
+      }
       lastBuildFailed = true;
       const delay = notifiedDuringBuild ? 0 : retryDelay; // a notification proves the database is back
       log.warn({ err: error, retryInMs: delay }, "peer index build failed");

@@ -1,12 +1,13 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import { isDatabaseUnavailable } from "../store/database-errors.js";
+import { isDatabaseUnavailable, isReadConflict } from "../store/database-errors.js";
 import { codeName } from "./http-status.js";
 import { requestInfoKey } from "../load-control/request-info.js";
 
 /**
  * Errors cross the boundary once, here: a ConnectError passes as it is; a database
- * that cannot be reached becomes `unavailable` (a 503 with Retry-After over REST);
+ * that cannot be reached, or a read it cancelled for a conflict (a hot standby
+ * replaying an import), becomes `unavailable` (a 503 with Retry-After over REST);
  * anything else is a bug, logged with its cause and answered as a bare `internal`,
  * never with its message, which could show internals. The outcome code is noted
  * for the request's log line.
@@ -31,6 +32,10 @@ function toConnectError(cause: unknown, log: Logger, method: string): ConnectErr
   if (isDatabaseUnavailable(cause)) {
     log.warn({ err: cause, method }, "database unavailable");
     return new ConnectError("the database is unavailable; try again shortly", Code.Unavailable);
+  }
+  if (isReadConflict(cause)) {
+    log.warn({ err: cause, method }, "database read cancelled for a conflict");
+    return new ConnectError("the database cancelled this read while it applied new data; try again", Code.Unavailable);
   }
   log.error({ err: cause, method }, "unexpected error");
   return new ConnectError("internal error", Code.Internal);

@@ -65,6 +65,8 @@ export interface AppDependencies {
   asOf?: string;
   /** The dataset version being served, as the version watcher last heard it. */
   datasetVersion?: () => number | undefined;
+  /** What the version watcher waits for before it knows the version (for /readyz); undefined once it follows it. */
+  datasetWaitingFor?: () => string | undefined;
   /** The in-memory peer index; without it, PostgreSQL answers every figure. */
   peerIndex?: PeerIndex;
   /** ANSWER_CACHE_MB in bytes: room for kept answers (ETags need none, only a dataset version). */
@@ -120,6 +122,7 @@ export function createApp({
   asOf,
   mounts = [],
   datasetVersion,
+  datasetWaitingFor,
   peerIndex,
   answerCacheBytes = 0,
   draining,
@@ -131,7 +134,7 @@ export function createApp({
   console: consoleSite,
 }: AppDependencies) {
   const asOfDate = () => asOf ?? todayUtc();
-  const readiness = createReadiness(knex, authenticator, peerIndex, draining);
+  const readiness = createReadiness(knex, { authenticator, peerIndex, datasetWaitingFor, draining });
   // Contributors are counted only when a rule reads them: under none, no answer costs more.
   const contributors = disclosure.kind !== "none";
   const sqlEngine = createSqlPeerEngine(knex, { contributors });

@@ -36,3 +36,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code === "string" && SQLSTATE.test(code)) return UNAVAILABLE_SQLSTATES.has(code);
   return UNAVAILABLE_MESSAGES.test(error.message);
 }
+
+/**
+ * SQLSTATEs of a read the database gave up on so that something else could go on,
+ * where the same read tried again succeeds: on a hot standby, a query cancelled so
+ * that the replay of the primary's changes can go on ("canceling statement due to
+ * conflict with recovery", 40001 serialization_failure, PostgreSQL 26.4.2), and a
+ * deadlock's victim (40P01).
+ */
+const CONFLICT_SQLSTATES = new Set(["40001", "40P01"]);
+
+/** Whether PostgreSQL cancelled a read for a conflict (a standby's replay, a deadlock): retryable, not a bug. */
+export function isReadConflict(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" && CONFLICT_SQLSTATES.has(code);
+}

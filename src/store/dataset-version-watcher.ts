@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Logger } from "pino";
+import { isDatabaseUnavailable } from "./database-errors.js";
 
 /** The channel servers LISTEN on to learn that the data changed; an import NOTIFYs it. */
 export const DATASET_VERSION_CHANNEL = "cpb_dataset_version";
@@ -18,7 +19,12 @@ export interface DatasetVersionWatcherOptions {
   minRetryDelayMs?: number;
   /** Ceiling of the reconnect delay. Default 10 s. */
   maxRetryDelayMs?: number;
+  /** How often a hot standby's version is read (it cannot LISTEN). Default 250 ms. */
+  standbyPollMs?: number;
 }
+
+/** How the watcher learns of new versions: NOTIFY on a primary, reading the table on a hot standby. */
+export type WatchMode = "listen" | "poll";
 
 /** Follows the dataset version of the database, so cached answers never outlive the data. */
 export interface DatasetVersionWatcher {
@@ -30,6 +36,13 @@ export interface DatasetVersionWatcher {
   start(): Promise<void>;
   /** The last version seen, or undefined before the first successful read. */
   current(): number | undefined;
+  /**
+   * While no version is known, or the connection is down: what the watcher is waiting
+   * for, in words an operator can act on (for /readyz); undefined when it is following.
+   */
+  waitingFor(): string | undefined;
+  /** How it follows the version on the current connection; undefined while it has none. */
+  mode(): WatchMode | undefined;
   /** Closes the connection and cancels any pending reconnect. */
   stop(): Promise<void>;
 }
@@ -37,17 +50,31 @@ export interface DatasetVersionWatcher {
 /**
  * Watches `dataset_version` over one dedicated connection (never a pooled one: a
  * LISTEN belongs to its session, and a pool would hand that session to others or
- * close it when idle). Every import NOTIFYs the new version at commit
- * (bump-dataset-version.ts), which reaches the watcher within milliseconds; that
- * is how running servers meet DATA-FORMAT.md's "within one second of `cpb import`
- * exiting 0". A notification sent while the connection is down is lost for good,
- * so after every reconnect the watcher reads the table again.
+ * close it when idle).
+ *
+ * On a primary, every import NOTIFYs the new version at commit
+ * (bump-dataset-version.ts), which reaches the watcher within milliseconds; that is
+ * how running servers meet DATA-FORMAT.md's "within one second of `cpb import`
+ * exiting 0". A notification sent while the connection is down is lost for good, so
+ * after every reconnect the watcher reads the table again.
+ *
+ * A hot standby refuses LISTEN (SQLSTATE 25006), and a NOTIFY is never replicated to
+ * it: there the watcher reads the table every `standbyPollMs` instead. What it reads
+ * is what the standby has replayed, and an import's rows and its version bump are one
+ * transaction, so the version never runs ahead of the data the replica reads. (LISTEN
+ * on the primary would hear of a version before the standby has replayed it, and
+ * would need a second connection string and a wait for the replay: issue 48.) A
+ * poll costs one indexed read of a one-row table, about 0.1 ms of the standby's time.
  */
 export function createDatasetVersionWatcher(options: DatasetVersionWatcherOptions): DatasetVersionWatcher {
   const log = options.log;
   const minDelay = options.minRetryDelayMs ?? 500;
   const maxDelay = options.maxRetryDelayMs ?? 10_000;
+  const pollMs = options.standbyPollMs ?? 250;
   let version: number | undefined;
+  let mode: WatchMode | undefined;
+  let lastFailure: string | undefined;
+  let pollTimer: NodeJS.Timeout | undefined;
   let client: pg.Client | undefined;
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -66,7 +93,7 @@ export function createDatasetVersionWatcher(options: DatasetVersionWatcherOption
     }
   }
 
-  /** One session: connect, LISTEN, read. Rejects (with the client closed) when any step fails. */
+  /** One session: connect, LISTEN or start polling, read. Rejects (with the client closed) when any step fails. */
   async function connect(): Promise<void> {
     const session = new pg.Client({
       connectionString: options.connectionString,
@@ -81,6 +108,9 @@ export function createDatasetVersionWatcher(options: DatasetVersionWatcherOption
     const lost = (error?: Error) => {
       if (!ready || session !== client || stopped) return;
       client = undefined;
+      mode = undefined;
+      clearTimeout(pollTimer);
+      lastFailure = describeFailure(error);
       log.warn({ err: error }, "dataset version watcher: connection lost; reconnecting");
       session.end().catch(() => {});
       scheduleRetry();
@@ -99,21 +129,46 @@ export function createDatasetVersionWatcher(options: DatasetVersionWatcherOption
       seen = notified;
       if (ready) publish(notified);
     });
+    const readVersion = async () => {
+      const result = await session.query<{ version: string }>("select version::text as version from dataset_version");
+      const read = parseVersion(result.rows[0]?.version);
+      if (read === undefined) throw new Error("dataset_version has no row: run `cpb migrate` on the primary");
+      return read;
+    };
+    // On a standby, one read at a time, the next pollMs after the last answered.
+    const poll = () => {
+      pollTimer = setTimeout(() => {
+        readVersion().then(
+          (read) => {
+            if (session !== client || stopped) return;
+            // A restore can move the version down: the database's version is the truth.
+            seen = read;
+            publish(read);
+            poll();
+          },
+          (error: unknown) => lost(error as Error),
+        );
+      }, pollMs);
+    };
 
     client = session;
     try {
       await session.connect();
-      await session.query(`listen ${pg.escapeIdentifier(DATASET_VERSION_CHANNEL)}`);
+      const recovering = (await session.query<{ standby: boolean }>("select pg_is_in_recovery() as standby")).rows[0]!
+        .standby;
       // Read after LISTEN: a commit before the LISTEN is in this read, any later one is notified.
-      const result = await session.query<{ version: string }>("select version::text as version from dataset_version");
-      const read = parseVersion(result.rows[0]?.version);
-      if (read === undefined) throw new Error("dataset_version has no row; run the migrations");
+      if (!recovering) await session.query(`listen ${pg.escapeIdentifier(DATASET_VERSION_CHANNEL)}`);
+      const read = await readVersion();
       if (stopped || session !== client) throw new Error("dataset version watcher stopped");
       seen = Math.max(seen, read);
       ready = true;
+      mode = recovering ? "poll" : "listen";
+      lastFailure = undefined;
       publish(seen);
+      if (recovering) poll();
     } catch (error) {
       if (session === client) client = undefined;
+      lastFailure = describeFailure(error);
       await session.end().catch(() => {});
       throw error;
     }
@@ -128,12 +183,15 @@ export function createDatasetVersionWatcher(options: DatasetVersionWatcherOption
       connect().then(
         () => {
           retryDelay = minDelay;
-          log.info({ version }, "dataset version watcher: listening again");
+          log.info({ version, mode }, "dataset version watcher: following the version again");
           resolveStarted?.();
         },
         (error: unknown) => {
           if (stopped) return;
-          log.warn({ err: error, retryInMs: retryDelay }, "dataset version watcher: cannot reach the database");
+          log.warn(
+            { err: error, retryInMs: retryDelay, waitingFor: lastFailure },
+            "dataset version watcher: no version",
+          );
           scheduleRetry();
         },
       );
@@ -147,16 +205,22 @@ export function createDatasetVersionWatcher(options: DatasetVersionWatcherOption
         if (stopped) return resolve();
         connect().then(resolve, (error: unknown) => {
           if (stopped) return resolve();
-          log.warn({ err: error, retryInMs: retryDelay }, "dataset version watcher: cannot reach the database");
+          log.warn(
+            { err: error, retryInMs: retryDelay, waitingFor: lastFailure },
+            "dataset version watcher: no version",
+          );
           scheduleRetry();
         });
       });
       return started;
     },
     current: () => version,
+    waitingFor: () => (client && mode ? undefined : (lastFailure ?? "the dataset version: connecting to the database")),
+    mode: () => (client ? mode : undefined),
     async stop() {
       stopped = true;
       clearTimeout(retryTimer);
+      clearTimeout(pollTimer);
       retryTimer = undefined;
       resolveStarted?.();
       const session = client;
@@ -164,6 +228,18 @@ export function createDatasetVersionWatcher(options: DatasetVersionWatcherOption
       await session?.end().catch(() => {});
     },
   };
+}
+
+/**
+ * Why no version could be read, for an operator: what the database said when it
+ * answered (a missing table names the migration to run), else that it cannot be reached.
+ */
+function describeFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error ?? "the connection ended");
+  if (error === undefined || isDatabaseUnavailable(error)) return `the database cannot be reached: ${message}`;
+  if ((error as { code?: unknown }).code === "42P01")
+    return `the database has no dataset_version table: run \`cpb migrate\` on the primary (${message})`;
+  return `the database refused the dataset version's read: ${message}`;
 }
 
 /** A version as PostgreSQL prints a bigint; undefined for anything else. */

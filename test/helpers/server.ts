@@ -33,6 +33,8 @@ export async function startTestServer(
     peerIndex?: PeerIndex;
     /** The dataset version as a watcher would report it; with answerCacheBytes, answers are cached. */
     datasetVersion?: () => number | undefined;
+    /** What the watcher waits for, as /readyz says it. */
+    datasetWaitingFor?: () => string | undefined;
     answerCacheBytes?: number;
     corsOrigins?: string[];
     disclosure?: DisclosureRule;
@@ -52,6 +54,7 @@ export async function startTestServer(
     asOf: options.asOf,
     peerIndex: options.peerIndex,
     datasetVersion: options.datasetVersion,
+    datasetWaitingFor: options.datasetWaitingFor,
     answerCacheBytes: options.answerCacheBytes,
     corsOrigins: options.corsOrigins,
     disclosure: options.disclosure,

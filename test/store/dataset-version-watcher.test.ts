@@ -15,8 +15,8 @@ import { createTempDir } from "../ingest/helpers/temp-dir.js";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /** A logger whose lines the test can read. */
-function capturedLogger(): { log: Logger; lines: Array<{ level: number; msg: string }> } {
-  const lines: Array<{ level: number; msg: string }> = [];
+function capturedLogger(): { log: Logger; lines: Array<{ level: number; msg: string; waitingFor?: string }> } {
+  const lines: Array<{ level: number; msg: string; waitingFor?: string }> = [];
   const log = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   return { log, lines };
 }
@@ -143,7 +143,9 @@ t.test("while the database is unreachable it retries, and catches up when it ret
   // Bumped with its notification while the watcher is away: the notification is lost to it.
   await knex.raw("update dataset_version set version = version + 1");
   await knex.raw("select pg_notify('cpb_dataset_version', '1')");
-  await waitFor("a failed reconnect", () => lines.some((line) => /cannot reach the database/.test(line.msg)));
+  await waitFor("a failed reconnect", () =>
+    lines.some((line) => /^the database cannot be reached/.test(line.waitingFor ?? "")),
+  );
   t.equal(watcher.current(), 0, "no version is invented while away");
 
   await proxy.restore();
@@ -167,7 +169,9 @@ t.test("start() waits for a database that is not there yet", async (t) => {
 
   let started = false;
   const starting = watcher.start().then(() => (started = true));
-  await waitFor("a failed first attempt", () => lines.some((line) => /cannot reach the database/.test(line.msg)));
+  await waitFor("a failed first attempt", () =>
+    lines.some((line) => /^the database cannot be reached/.test(line.waitingFor ?? "")),
+  );
   t.equal(started, false, "start() has not resolved while the database is away");
   t.equal(watcher.current(), undefined);
   await proxy.restore();

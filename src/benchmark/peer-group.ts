@@ -89,10 +89,15 @@ function quoted(text: string): string {
   return `"${text.length > QUOTED_CHARS ? `${text.slice(0, QUOTED_CHARS)}…` : text}"`;
 }
 
-/** What the database knows of the requested coverage. */
+/** What the database knows of the requested coverage, and which data answered. */
 export interface CoverageReference {
   coverageKnown: boolean;
   lineOfBusinessIds: readonly number[];
+  /**
+   * The dataset version of the data the figures were read from: the database's, read
+   * in the figures' own statement, or the peer snapshot's. Answers say it (issue 48).
+   */
+  datasetVersion: number;
 }
 
 /**

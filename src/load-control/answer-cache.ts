@@ -7,11 +7,14 @@ export interface CacheTicket {
   etag: string;
   /** The answer's bytes (chunks, in order), kept from an earlier request of the same data. */
   cached: readonly Buffer[] | undefined;
+  /** The dataset version the kept answer was read from, as it was kept with it. */
+  cachedDataVersion: string | undefined;
   /**
-   * Keeps a computed answer (its chunks, not a copy), unless the data changed while it
-   * was computed; whether it did (if not, the chunks are the caller's again once written).
+   * Keeps a computed answer (its chunks, not a copy) and the dataset version it was read
+   * from, unless the data changed while it was computed; whether it did (if not, the
+   * chunks are the caller's again once written).
    */
-  keep(chunks: readonly Buffer[]): boolean;
+  keep(chunks: readonly Buffer[], dataVersion?: string): boolean;
   /** The kept answer compressed in a content coding (`gzip`, `br`), if that was kept too. */
   encoded(coding: string): readonly Buffer[] | undefined;
   /** Keeps the kept answer's bytes (chunks, in order) in a content coding, so later requests skip compressing it. */
@@ -167,6 +170,7 @@ class KeptAnswers implements AnswerCache {
 class Ticket implements CacheTicket {
   readonly etag: string;
   readonly cached: readonly Buffer[] | undefined;
+  readonly cachedDataVersion: string | undefined;
 
   constructor(
     private readonly cache: KeptAnswers,
@@ -176,10 +180,11 @@ class Ticket implements CacheTicket {
   ) {
     this.etag = kept?.etag ?? etagOf(tag, requestKey);
     this.cached = kept?.chunks;
+    this.cachedDataVersion = kept?.dataVersion;
   }
 
-  keep(chunks: readonly Buffer[]): boolean {
-    this.kept = { chunks, etag: this.etag, encoded: new Map() };
+  keep(chunks: readonly Buffer[], dataVersion?: string): boolean {
+    this.kept = { chunks, etag: this.etag, dataVersion, encoded: new Map() };
     return this.cache.store(this.requestKey, this.tag, this.kept);
   }
 
@@ -204,10 +209,14 @@ class Ticket implements CacheTicket {
 /** Keys of large answers asked for once, remembered until asked again. */
 const ASKED_ONCE_REMEMBERED = 1000;
 
-/** An answer's bytes, with the ETag they went out with (a hit skips hashing its request again) and its compressed forms. */
+/**
+ * An answer's bytes, with the ETag they went out with (a hit skips hashing its request
+ * again), the dataset version they were read from, and their compressed forms.
+ */
 interface KeptAnswer {
   chunks: readonly Buffer[];
   etag: string;
+  dataVersion: string | undefined;
   encoded: ReadonlyMap<string, readonly Buffer[]>;
 }
 

@@ -27,6 +27,15 @@ const ETAG: JsonObject = {
   },
 };
 
+/** rest-handler.ts: every answer says which dataset version its data came from (dataset-version.ts). */
+const DATA_VERSION: JsonObject = {
+  "Cpb-Dataset-Version": {
+    description:
+      "The dataset version this answer's data was read from (the same as `datasetVersion` of the reference data). During an import and the rebuild that follows it, replicas answer from different versions for a few seconds; this says which one answered.",
+    schema: { type: "string", pattern: "^[0-9]+$" },
+  },
+};
+
 /**
  * The Operation Object of one route: its summary and description from the rpc's
  * comment (proto-descriptions.ts), its inputs, and every answer it can give.
@@ -47,7 +56,7 @@ export function operationObject(
     responses: {
       "200": {
         description: answerDescription(route),
-        headers: ETAG,
+        headers: { ...ETAG, ...DATA_VERSION },
         content: { "application/json": { schema: answerSchema(components, route) } },
       },
       // rest-handler.ts answers it for any method (a POST's ETag works alike), before

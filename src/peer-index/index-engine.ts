@@ -139,9 +139,21 @@ function createEngine(
     if (!snapshot) return undefined;
     const coverage = snapshot.coverages.get(coverageId);
     if (!coverage)
-      return { snapshot, coverage: UNKNOWN_COVERAGE, reference: { coverageKnown: false, lineOfBusinessIds: [] } };
+      return {
+        snapshot,
+        coverage: UNKNOWN_COVERAGE,
+        reference: { coverageKnown: false, lineOfBusinessIds: [], datasetVersion: snapshot.version },
+      };
     if (!coverage.exact) return undefined;
-    return { snapshot, coverage, reference: { coverageKnown: true, lineOfBusinessIds: coverage.lineOfBusinessIds } };
+    return {
+      snapshot,
+      coverage,
+      reference: {
+        coverageKnown: true,
+        lineOfBusinessIds: coverage.lineOfBusinessIds,
+        datasetVersion: snapshot.version,
+      },
+    };
   }
 
   /**

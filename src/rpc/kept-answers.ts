@@ -13,13 +13,15 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { AnswerCache } from "../load-control/answer-cache.js";
 import { answersInBinary } from "./answer-codec.js";
 import { responseCaptureKey } from "./response-capture.js";
+import { DATASET_VERSION_HEADER, tellDatasetVersion } from "./dataset-version.js";
 
 type UnaryMethod = (request: never, context: HandlerContext) => Promise<unknown>;
 
 /**
  * A service's implementation with kept answers for gRPC, gRPC-Web and Connect callers, in
  * the answer cache REST uses and under the same data tag (so the same version notice ends
- * them). The key is the method and its request message in binary. A hit skips the
+ * them). The key is the method and its request message in binary, and the dataset
+ * version the answer was read from is kept with it, for the hit's metadata. A hit skips the
  * figures and the answer's encoding too: the kept bytes go back as the unknown fields of
  * an empty answer message, which protobuf-es writes out as they are. A miss encodes its
  * answer once, for the cache and the caller alike. Every interceptor (errors,
@@ -46,13 +48,17 @@ export function withKeptAnswers<S extends DescService>(
       const input = toBinary(method.input, request);
       const ticket = cache.open(`proto\n${service.typeName}\n${method.name}\n${Buffer.from(input).toString("base64")}`);
       if (!ticket) return compute(request, context);
-      if (ticket.cached) return encodedAnswer(method.output, ticket.cached[0]!);
+      if (ticket.cached) {
+        if (ticket.cachedDataVersion !== undefined) tellDatasetVersion(context, ticket.cachedDataVersion);
+        return encodedAnswer(method.output, ticket.cached[0]!);
+      }
       const answer = await compute(request, context);
       const bytes = toBinary(
         method.output,
         isMessage(answer, method.output) ? answer : create(method.output, answer as MessageInitShape<DescMessage>),
       );
-      ticket.keep([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
+      const dataVersion = context.responseHeader.get(DATASET_VERSION_HEADER) ?? undefined;
+      ticket.keep([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)], dataVersion);
       return encodedAnswer(method.output, bytes);
     };
   }

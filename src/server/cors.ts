@@ -1,3 +1,4 @@
+import { DATASET_VERSION_HEADER } from "../rpc/dataset-version.js";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 
 /**
@@ -31,10 +32,11 @@ const ALLOWED_HEADERS = [
   "x-user-agent",
 ].join(", ");
 
-/** What a page may read of an answer: its id, its cache tag, when to retry, and gRPC-Web's status. */
+/** What a page may read of an answer: its id, its cache tag, its data's version, when to retry, and gRPC-Web's status. */
 const EXPOSED_HEADERS = [
   "x-request-id",
   "etag",
+  DATASET_VERSION_HEADER,
   "retry-after",
   "grpc-status",
   "grpc-message",

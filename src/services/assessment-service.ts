@@ -47,7 +47,7 @@ export function createAssessmentService(
   async function assessment(req: WindowedInput & { retention: number }, ctx: HandlerContext, withCounts: boolean) {
     const { peers, trailing, window, amounts, problems } = await readWindowed(req, ctx);
     const stats = await engine.assessment(peers, window, amounts, { withLossCount: withCounts });
-    assertCoverageReference(req, stats.reference, problems);
+    assertCoverageReference(ctx, req, stats.reference, problems);
     const group = { peers, trailing };
     if (withCounts) await disclosure.check(ctx, "programs", stats.contributors?.programs, group);
     await disclosure.check(ctx, "limits", stats.contributors?.limit, group);
@@ -79,7 +79,7 @@ export function createAssessmentService(
       const { peers, trailing, window, amounts, problems } = await readWindowed(req, ctx);
       const clientBar = clientRpm(amounts.premium, amounts.limit);
       const stats = await engine.rpm(peers, window, clientBar);
-      assertCoverageReference(req, stats.reference, problems);
+      assertCoverageReference(ctx, req, stats.reference, problems);
       await disclosure.check(ctx, "rates per million", stats.contributors, { peers, trailing });
       return rpmFigures(stats, clientBar);
     },
@@ -87,7 +87,7 @@ export function createAssessmentService(
     async getTotalProgramCount(req, ctx) {
       const { peers, trailing, window, problems } = await readWindowed(req, ctx);
       const { reference, count, contributors } = await engine.programCount(peers, window);
-      assertCoverageReference(req, reference, problems);
+      assertCoverageReference(ctx, req, reference, problems);
       await disclosure.check(ctx, "programs", contributors, { peers, trailing });
       return { totalProgramCount: BigInt(count) };
     },
@@ -101,7 +101,7 @@ export function createAssessmentService(
       readAmount("limit", req.limit, problems, text);
       if (!peers || !years || !problems.empty) return rejectInput(engine, req, problems);
       const { reference, count } = await engine.lossCount(peers, years);
-      assertCoverageReference(req, reference, problems);
+      assertCoverageReference(ctx, req, reference, problems);
       return { totalLossCount: BigInt(count) };
     },
   };

@@ -13,13 +13,15 @@ import { DEFAULT_ORDER, parseOrderBy } from "../search/order-by.js";
 import { searchCompanies } from "../store/company-search.js";
 import { findCompany, type CompanyRow } from "../store/companies.js";
 import { assertLookupId, notFound } from "./identifier.js";
+import { tellDatasetVersion } from "../rpc/dataset-version.js";
 
 /** Company lookup and search (spec 4.5, 4.6). */
 export function createCompanyService(knex: Knex): ServiceImpl<typeof CompanyService> {
   return {
     async searchCompanies(req, ctx) {
       const { filter, order, skip, top } = readSearch(req, ctx);
-      const { totalCount, rows } = await searchCompanies(knex, filter, order, { skip, top });
+      const { totalCount, rows, datasetVersion } = await searchCompanies(knex, filter, order, { skip, top });
+      tellDatasetVersion(ctx, datasetVersion);
       return {
         hasMoreResults: skip + BigInt(rows.length) < BigInt(totalCount),
         pageIndex: top === 0 ? 0n : skip / BigInt(top),
@@ -39,6 +41,7 @@ export function createCompanyService(knex: Knex): ServiceImpl<typeof CompanyServ
       assertLookupId(ctx, "company");
       const row = await findCompany(knex, req.id);
       if (!row) throw notFound("company", req.id);
+      tellDatasetVersion(ctx, row.datasetVersion);
       return { company: toCompany(row) };
     },
   };

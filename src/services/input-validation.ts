@@ -4,6 +4,7 @@ import type { PeerEngine } from "../benchmark/peer-engine.js";
 import { checkCoverageReference, type CoverageReference, type PeerGroupInput } from "../benchmark/peer-group.js";
 import { invalidArgument, takeBindingProblems, type InputProblem } from "../rpc/input-problems.js";
 import { listLimitProblems } from "../rpc/list-limits.js";
+import { tellDatasetVersion } from "../rpc/dataset-version.js";
 
 // Problems are listed in the order of the spec's fields, whatever found them.
 const FIELD_ORDER = [
@@ -52,14 +53,19 @@ export async function rejectInput(
   throw invalidArgument(ordered(problems.list));
 }
 
-/** Checks the coverage reference that came back with the figures; throws when it is broken. */
+/**
+ * Checks the coverage reference that came back with the figures, and throws when it is
+ * broken; else the answer says which dataset version the figures were read from.
+ */
 export function assertCoverageReference(
+  ctx: HandlerContext,
   input: Pick<PeerGroupInput, "coverageId" | "lineOfBusinessId">,
   reference: CoverageReference,
   problems: FieldProblems<InputProblem>,
 ): void {
   checkCoverageReference(input, reference, problems);
   if (!problems.empty) throw invalidArgument(ordered(problems.list));
+  tellDatasetVersion(ctx, reference.datasetVersion);
 }
 
 function ordered(problems: readonly InputProblem[]): InputProblem[] {

@@ -52,7 +52,7 @@ export async function limitAdequacy(
   if (!peers || !years || !problems.empty) return rejectInput(engine, req, problems);
 
   const stats = await engine.limitAdequacy(peers, years, timeWindow(asOf, DEFAULT_TRAILING));
-  assertCoverageReference(req, stats.reference, problems);
+  assertCoverageReference(ctx, req, stats.reference, problems);
   // The cases are public records; the median peer limit is not. It is part of every
   // answer, so a group that breaks the rule is refused whole rather than answered without it.
   await disclosure.check(ctx, "limits", stats.contributors, { peers, trailing: DEFAULT_TRAILING });

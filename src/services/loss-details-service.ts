@@ -4,6 +4,7 @@ import type { PeerEngine } from "../benchmark/peer-engine.js";
 import type { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { findLossEvent } from "../store/loss-events.js";
 import { assertLookupId, notFound } from "./identifier.js";
+import { tellDatasetVersion } from "../rpc/dataset-version.js";
 import type { DisclosureGuard } from "./disclosure-guard.js";
 import { limitAdequacy } from "./limit-adequacy.js";
 
@@ -22,6 +23,7 @@ export function createLossDetailsService(
       assertLookupId(ctx, "loss event");
       const row = await findLossEvent(knex, req.lossEventId);
       if (!row) throw notFound("loss event", req.lossEventId);
+      tellDatasetVersion(ctx, row.datasetVersion);
       return {
         lossDetail: {
           lossName: row.companyName,

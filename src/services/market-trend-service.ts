@@ -28,7 +28,7 @@ export function createMarketTrendService(
       if (!peers || !shape || !problems.empty) return rejectInput(engine, req, problems);
       const periods = trendPeriods(asOf(), shape);
       const statistics = await engine.trend(peers, periods);
-      assertCoverageReference(req, statistics.reference, problems);
+      assertCoverageReference(ctx, req, statistics.reference, problems);
       return {
         periodMonths: shape.periodMonths,
         periods: trendAnswer(periods, statistics.periods, rule).map(

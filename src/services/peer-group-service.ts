@@ -44,7 +44,7 @@ export function createPeerGroupService(
       if (!peers || !trailing || !problems.empty) return rejectInput(engine, req, problems);
       const space = wideningSpace(peers, asOf(), trailing);
       const counts = await engine.widenings(space);
-      assertCoverageReference(req, counts.reference, problems);
+      assertCoverageReference(ctx, req, counts.reference, problems);
       const { original, suggestions } = suggestPeerGroups(space, trailing, counts, bounds, rule);
       return {
         original: {

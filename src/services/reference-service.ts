@@ -1,6 +1,7 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Knex } from "knex";
+import { tellDatasetVersion } from "../rpc/dataset-version.js";
 import {
   ReferenceDataSchema,
   type ReferenceData,
@@ -51,8 +52,10 @@ export function createReferenceService(
   }
 
   return {
-    async getReferenceData() {
-      return answerFor(datasetVersion?.() ?? (await readDatasetVersion(knex)));
+    async getReferenceData(_req, ctx) {
+      const answer = await answerFor(datasetVersion?.() ?? (await readDatasetVersion(knex)));
+      tellDatasetVersion(ctx, answer.datasetVersion);
+      return answer;
     },
   };
 }

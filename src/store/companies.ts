@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { DATASET_VERSION_COLUMN } from "./dataset-version-column.js";
 
 /** A company row as stored; numeric and bigint columns come back as exact text. */
 export interface CompanyRow {
@@ -10,6 +11,8 @@ export interface CompanyRow {
   revenues: string | null;
   employees: string | null;
   marketCap: string | null;
+  /** The dataset version, read in the same statement. */
+  datasetVersion: string;
 }
 
 export async function findCompany(knex: Knex, companyId: bigint): Promise<CompanyRow | undefined> {
@@ -23,6 +26,7 @@ export async function findCompany(knex: Knex, companyId: bigint): Promise<Compan
       revenues: "revenues",
       employees: "employees",
       marketCap: "market_cap",
+      datasetVersion: knex.raw(DATASET_VERSION_COLUMN),
     })
     .where("company_id", companyId.toString());
 }

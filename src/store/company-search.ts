@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { DATASET_VERSION_COLUMN } from "./dataset-version-column.js";
 import type { Filter, FilterValue, PropertyName } from "../search/filter-syntax.js";
 import { simpleLowerCase } from "../search/case-mapping.js";
 import type { OrderTerm } from "../search/order-by.js";
@@ -35,7 +36,7 @@ export async function searchCompanies(
   filter: Filter | undefined,
   order: readonly OrderTerm[],
   page: { skip: bigint; top: number },
-): Promise<{ totalCount: number; rows: CompanySummaryRow[] }> {
+): Promise<{ totalCount: number; rows: CompanySummaryRow[]; datasetVersion: string }> {
   const where = filter ? compileFilter(knex, filter) : knex.raw("true");
   const orderBy = [...order, { property: "Id" as const, descending: false }]
     .map((term) => `${SORT_KEYS[term.property]} ${term.descending ? "desc" : "asc"}`)
@@ -48,8 +49,10 @@ export async function searchCompanies(
               order by ${orderBy} limit ? offset ?) page) as rows`,
       [where, page.top, page.skip.toString()],
     ),
+    knex.raw(`${DATASET_VERSION_COLUMN} as dataset_version`),
   );
   return {
+    datasetVersion: row.dataset_version,
     totalCount: Number(row.total_count),
     rows: (row.rows as [string, string, string][]).map(([companyId, companyName, organizationType]) => ({
       companyId,

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { DATASET_VERSION_COLUMN } from "./dataset-version-column.js";
 
 /** One loss event with the names it refers to; timestamps as `YYYY-MM-DDTHH:MM:SS` text. */
 export interface LossEventRow {
@@ -12,6 +13,8 @@ export interface LossEventRow {
   status: string;
   totalAmount: string;
   description: string | null;
+  /** The dataset version, read in the same statement. */
+  datasetVersion: string;
 }
 
 const ISO_LOCAL = `'YYYY-MM-DD"T"HH24:MI:SS'`;
@@ -32,6 +35,7 @@ export async function findLossEvent(knex: Knex, lossEventId: bigint): Promise<Lo
       status: "l.status",
       totalAmount: "l.total_amount",
       description: "l.description",
+      datasetVersion: knex.raw(DATASET_VERSION_COLUMN),
     })
     .where("l.loss_event_id", lossEventId.toString());
 }

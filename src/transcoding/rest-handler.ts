@@ -5,6 +5,7 @@ import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@conne
 import { errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { turnHandOverKey, type TurnHandOver } from "../rpc/admission-interceptor.js";
 import { decimalTextsKey } from "../rpc/decimal-texts.js";
+import { DATASET_VERSION_HEADER } from "../rpc/dataset-version.js";
 import { bindingProblemsKey, type InputProblem } from "../rpc/input-problems.js";
 import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
 import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../load-control/answer-cache.js";
@@ -127,14 +128,15 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       .set(decimalTextsKey, bound.decimalTexts);
     const turn: TurnHandOver = {};
     try {
-      const output = await invoke(handler, bound.input, req, res, contextValues.set(turnHandOverKey, turn));
-      if (output instanceof ConnectError) return writeProblem(res, problemFromError(output), challengeOf(output));
+      const outcome = await invoke(handler, bound.input, req, res, contextValues.set(turnHandOverKey, turn));
+      if (outcome instanceof ConnectError) return writeProblem(res, problemFromError(outcome), challengeOf(outcome));
+      const { output, dataVersion } = outcome;
       // An admitted call's answer is large: written in turns (turns.ts), a long list in slices.
       const answer = turn.release
         ? await (await inTurn(() => answerJson(route, output))).chunksInTurns(inTurn)
         : answerJson(route, output).chunks();
-      if (!ticket?.keep(answer)) giveBackWhenWritten(res, answer);
-      await sendAnswer(res, answer, cacheHeaders, encoding, ticket);
+      if (!ticket?.keep(answer, dataVersion)) giveBackWhenWritten(res, answer);
+      await sendAnswer(res, answer, withDataVersion(cacheHeaders, dataVersion), encoding, ticket);
     } finally {
       turn.release?.();
     }
@@ -211,13 +213,14 @@ function answerKept(
   headers: Record<string, string>,
   encoding: ContentEncoding | undefined,
 ): true | Promise<true> {
+  const told = withDataVersion(headers, ticket.cachedDataVersion);
   if (unchanged) {
     cache.notModified();
-    res.writeHead(304, headers);
+    res.writeHead(304, told);
     res.end();
     return true;
   }
-  const sending = sendAnswer(res, ticket.cached!, headers, encoding, ticket);
+  const sending = sendAnswer(res, ticket.cached!, told, encoding, ticket);
   return sending ? sending.then(() => true) : true;
 }
 
@@ -279,14 +282,17 @@ function challengeOf(error: ConnectError): Record<string, string> {
   return challenge ? { "www-authenticate": challenge } : {};
 }
 
-/** Calls a Connect handler in-process with the binary request; answers its answer message, or the error. */
+/**
+ * Calls a Connect handler in-process with the binary request; answers its answer
+ * message and the dataset version it said it was read from, or the error.
+ */
 async function invoke(
   handler: UniversalHandler,
   input: Uint8Array,
   req: NodeRequest,
   res: NodeResponse,
   contextValues: ContextValues,
-): Promise<Message | ConnectError> {
+): Promise<{ output: Message; dataVersion: string | undefined } | ConnectError> {
   const header = new Headers({ "content-type": "application/proto", "connect-protocol-version": "1" });
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
@@ -312,7 +318,15 @@ async function invoke(
   if (response.status !== 200) {
     return errorFromJsonBytes(bytes, response.header, new ConnectError(`HTTP ${response.status}`, Code.Internal));
   }
-  return capture.message ?? fromBinary(handler.method.output, bytes);
+  return {
+    output: capture.message ?? fromBinary(handler.method.output, bytes),
+    dataVersion: response.header?.get(DATASET_VERSION_HEADER) ?? undefined,
+  };
+}
+
+/** The answer's headers, with the dataset version it was read from when it is known. */
+function withDataVersion(headers: Record<string, string>, dataVersion: string | undefined): Record<string, string> {
+  return dataVersion === undefined ? headers : { ...headers, [DATASET_VERSION_HEADER]: dataVersion };
 }
 
 /** The answer's JSON: the whole message, or the field the route's response_body names. */

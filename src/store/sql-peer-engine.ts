@@ -11,8 +11,8 @@ import { wideningStatistics } from "./widening-statistics.js";
 /**
  * The peer engine of PostgreSQL: every operation one statement, exact in numeric.
  * It is the reference the peer index is tested against, and the engine when the
- * data outgrows a server's memory (PEER_INDEX=off), where read replicas or Citus
- * carry the load.
+ * data outgrows a server's memory (PEER_INDEX=off). Every answer carries the dataset
+ * version its statement read (coverage-reference.ts).
  */
 export function createSqlPeerEngine(knex: Knex, options: { contributors?: boolean } = {}): PeerEngine {
   // Who the programs came from, counted for the disclosure rule only when it is on.

@@ -56,7 +56,7 @@ const counts = (outcomes: readonly Outcome[]) => {
 t.test("a fleet on a hot standby behind HAProxy", async (t) => {
   const pair = await startReplicatedPostgres({
     // The settings docs/deployment.md gives a standby that serves replicas.
-    standbySettings: { hot_standby_feedback: "on", max_standby_streaming_delay: "30s" },
+    standbySettings: { hot_standby_feedback: "on", max_standby_streaming_delay: "5s" },
   });
   t.teardown(() => pair.stop());
   await query(pair.primaryUrl, "create database cpb");

@@ -19,6 +19,13 @@ export interface CacheTicket {
   encoded(coding: string): readonly Buffer[] | undefined;
   /** Keeps the kept answer's bytes (chunks, in order) in a content coding, so later requests skip compressing it. */
   keepEncoded(coding: string, chunks: readonly Buffer[]): void;
+  /**
+   * Whether an answer read from `dataVersion` belongs to the data this ticket's ETag
+   * names: not when it is newer. A replica hears of a new version up to a poll after its
+   * reads see it; such an answer gets no ETag and is not kept, so that one ETag never
+   * names two bodies.
+   */
+  vouchesFor(dataVersion: string | undefined): boolean;
 }
 
 // A type, not an interface: it goes into JSON (/readyz) as it is.
@@ -62,6 +69,8 @@ export interface AnswerCacheOptions {
   dataTag: () => string | undefined;
   /** Told when a change of data empties the cache. */
   onCleared?: (stats: AnswerCacheStats) => void;
+  /** The dataset versions a data tag names (an answer's `dataVersion` may be no newer); any, when unset. */
+  tagVersions?: (tag: string) => readonly string[];
 }
 
 /**
@@ -183,7 +192,14 @@ class Ticket implements CacheTicket {
     this.cachedDataVersion = kept?.dataVersion;
   }
 
+  vouchesFor(dataVersion: string | undefined): boolean {
+    const versions = this.cache.options.tagVersions?.(this.tag)?.map(Number).filter(Number.isFinite);
+    if (dataVersion === undefined || versions === undefined || versions.length === 0) return true;
+    return Number(dataVersion) <= Math.max(...versions);
+  }
+
   keep(chunks: readonly Buffer[], dataVersion?: string): boolean {
+    if (!this.vouchesFor(dataVersion)) return false;
     this.kept = { chunks, etag: this.etag, dataVersion, encoded: new Map() };
     return this.cache.store(this.requestKey, this.tag, this.kept);
   }

@@ -53,6 +53,8 @@ export interface PeerIndexOptions {
 }
 
 const MAX_RETRY_DELAY_MS = 30_000;
+/** Builds a standby may cancel in a row before the next waits, as after any failure. */
+const MAX_CONFLICTS_IN_A_ROW = 3;
 
 /**
  * Holds the current snapshot and replaces it when the data changes (Lucene's
@@ -82,6 +84,8 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
   let retryDelay = firstRetryDelay;
+  /** Builds the standby cancelled in a row, each built again at once. */
+  let conflictsInARow = 0;
   const scanThread = options.scanThread === false ? undefined : startScanThread({ log });
 
   const fresh = () => snapshot !== undefined && (known === undefined || snapshot.version === known);
@@ -110,18 +114,22 @@ export function createPeerIndex(options: PeerIndexOptions): PeerIndex {
       bytes = snapshotBytes(next);
       if (!notifiedDuringBuild) known = next.version;
       lastBuildFailed = false;
+      conflictsInARow = 0;
       retryDelay = firstRetryDelay;
       log.info({ peerIndex: statusNow() }, "peer index built");
     } catch (error) {
       if (stopped) return;
-      if (isReadConflict(error)) {
+      if (isReadConflict(error) && ++conflictsInARow <= MAX_CONFLICTS_IN_A_ROW) {
         // A hot standby cancelled the build's long read to replay newer data: the
         // database is there and moving on, so build again at once, the previous
-        // snapshot answering meanwhile as during any build.
+        // snapshot answering meanwhile as during any build. Builds cancelled again and
+        // again (a build longer than max_standby_streaming_delay under a stream of
+        // replays) go the way of any failure below: backoff, a warning, SQL answering.
         log.info({ err: error }, "peer index build cancelled by the standby's replay; building again");
         queueMicrotask(start); // before any request can find no build running
         return;
       }
+      conflictsInARow = 0;
       lastBuildFailed = true;
       const delay = notifiedDuringBuild ? 0 : retryDelay; // a notification proves the database is back
       log.warn({ err: error, retryInMs: delay }, "peer index build failed");

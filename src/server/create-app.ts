@@ -181,6 +181,8 @@ export function createApp({
     maxAnswerBytes: Math.floor(answerCacheBytes * MAX_ANSWER_SHARE),
     askedTwiceOver: LARGE_ANSWER_BYTES,
     dataTag,
+    // The tag's first two parts: the dataset version and the answering snapshot's.
+    tagVersions: (tag) => tag.split(".").slice(0, 2),
     onCleared: (stats) => log.info({ answerCache: stats }, "answer cache emptied: the data changed"),
   });
   metrics?.watch({ answerCache, gate, disclosure: disclosureGuard });

@@ -99,7 +99,11 @@ export function createDatasetVersionWatcher(options: DatasetVersionWatcherOption
       connectionString: options.connectionString,
       application_name: DATASET_WATCHER_APPLICATION_NAME,
       connectionTimeoutMillis: 5_000,
+      // A read that never returns (a network that drops packets) must fail, not stop the
+      // polls for good: the OS's keepalive default is two hours.
+      query_timeout: 5_000,
       keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     // The highest version this session has seen. The read below can finish after
     // notifications of later commits were delivered, so it must not move back past them.
@@ -143,6 +147,7 @@ export function createDatasetVersionWatcher(options: DatasetVersionWatcherOption
             if (session !== client || stopped) return;
             // A restore can move the version down: the database's version is the truth.
             seen = read;
+            retryDelay = minDelay; // the session works: a later loss starts its backoff afresh
             publish(read);
             poll();
           },
@@ -182,7 +187,9 @@ export function createDatasetVersionWatcher(options: DatasetVersionWatcherOption
       retryTimer = undefined;
       connect().then(
         () => {
-          retryDelay = minDelay;
+          // On a standby the first poll that answers resets the backoff: a session that
+          // connects but cannot read must not reconnect at the shortest delay for ever.
+          if (mode === "listen") retryDelay = minDelay;
           log.info({ version, mode }, "dataset version watcher: following the version again");
           resolveStarted?.();
         },

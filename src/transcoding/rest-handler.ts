@@ -1,4 +1,5 @@
 import { ServerResponse } from "node:http";
+import { constants as http2Constants, type Http2ServerRequest } from "node:http2";
 import { fromBinary, toBinary, type DescMethod, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
 import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@connectrpc/connect/protocol";
@@ -93,10 +94,17 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
         body = (await readRequestBody(req, options.maxBodyBytes)).trim();
       } catch (error) {
         if (!(error instanceof BodyTooLargeError)) throw error;
-        // The rest of the body is not read: an HTTP/1.1 connection ends after this answer.
-        // HTTP/2 forbids connection headers (RFC 9113, 8.2.2): there the stream alone ends.
-        const closing: Record<string, string> = req.httpVersionMajor === 2 ? {} : { connection: "close" };
-        return writeProblem(res, problem(413, Code.ResourceExhausted, error.message), closing);
+        // The rest of the body is not wanted. An HTTP/1.1 connection ends after this answer.
+        // HTTP/2 forbids connection headers (RFC 9113, 8.2.2): there the stream is reset
+        // with NO_ERROR once the answer is out, which asks the client to stop sending
+        // (RFC 9113, 8.1); else the body would be read, and dropped, to its end.
+        if (req.httpVersionMajor !== 2)
+          return writeProblem(res, problem(413, Code.ResourceExhausted, error.message), { connection: "close" });
+        // The stream's own 'finish' (its answer handed on whole), not the response's, which
+        // waits for the request's end too.
+        const { stream } = req as Http2ServerRequest;
+        stream.once("finish", () => stream.close(http2Constants.NGHTTP2_NO_ERROR));
+        return writeProblem(res, problem(413, Code.ResourceExhausted, error.message));
       }
     }
     const spelling = spellingOf(req.method ?? "GET", req.url ?? "/", body);
@@ -136,7 +144,9 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
         ? await (await inTurn(() => answerJson(route, output))).chunksInTurns(inTurn)
         : answerJson(route, output).chunks();
       if (!ticket?.keep(answer, dataVersion)) giveBackWhenWritten(res, answer);
-      await sendAnswer(res, answer, withDataVersion(cacheHeaders, dataVersion), encoding, ticket);
+      // An answer newer than the data its ETag would name goes without one (answer-cache.ts).
+      const headers = ticket?.vouchesFor(dataVersion) === false ? {} : cacheHeaders;
+      await sendAnswer(res, answer, withDataVersion(headers, dataVersion), encoding, ticket);
     } finally {
       turn.release?.();
     }

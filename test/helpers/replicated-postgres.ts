@@ -81,8 +81,15 @@ export async function startReplicatedPostgres(options: ReplicatedPostgresOptions
   const stopServer = (dir: string, mode: "fast" | "immediate") =>
     pgCtl("stop", "-w", "-D", dir, "-m", mode).catch(() => undefined);
 
-  await startServer(primaryDir, primaryPort);
-  await startServer(standbyDir, standbyPort, options.standbySettings);
+  try {
+    await startServer(primaryDir, primaryPort);
+    await startServer(standbyDir, standbyPort, options.standbySettings);
+  } catch (error) {
+    // Neither server nor folder outlives a start that failed half way.
+    await Promise.all([stopServer(standbyDir, "immediate"), stopServer(primaryDir, "immediate")]);
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
   const url = (port: number, database = "postgres") => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
   return {

@@ -291,3 +291,36 @@ t.test("If-None-Match", async (t) => {
   t.notOk(ifNoneMatchHits('"a"', '"b"'));
   t.notOk(ifNoneMatchHits(undefined, '"b"'));
 });
+
+t.test("an answer read from a version the replica has not heard of yet gets no ETag and is not kept", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  await insertAnalyticsFixture(knex);
+  // A replica on a hot standby hears of a version up to a poll after its reads see it.
+  let heard = 1;
+  await knex("dataset_version").update({ version: 2 });
+  const server = await startTestServer(t, knex, {
+    asOf: FIXTURE_AS_OF,
+    datasetVersion: () => heard,
+    answerCacheBytes: 1 << 20,
+  });
+  const ask = async () => {
+    const res = await fetch(`${server.url}${P}/assessment/getTotalProgramCount`, {
+      method: "POST",
+      body: JSON.stringify(GROUP),
+    });
+    await res.text();
+    return { etag: res.headers.get("etag"), version: res.headers.get("cpb-dataset-version") };
+  };
+  const hits = async () =>
+    ((await (await fetch(`${server.url}/readyz`)).json()) as { answerCache: { hits: number } }).answerCache.hits;
+
+  t.same(await ask(), { etag: null, version: "2" }, "read from version 2 while version 1 is heard: no ETag");
+  await ask();
+  t.equal(await hits(), 0, "and not kept");
+  heard = 2;
+  const caught = await ask();
+  t.equal(caught.version, "2");
+  t.ok(caught.etag, "once version 2 is heard, the ETag is back");
+  t.equal((await ask()).etag, caught.etag);
+  t.equal(await hits(), 1, "and the answer is kept");
+});

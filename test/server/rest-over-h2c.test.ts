@@ -55,3 +55,37 @@ t.test("every REST operation answers over h2c exactly as over HTTP/1.1", async (
   }
   t.comment(`${compared} requests compared`);
 });
+
+t.test("a body over 1 MiB over h2c: the 413, then the stream reset so that the client stops sending", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const { server } = await startAuthenticatedServer(t, knex, { asOf: FIXTURE_AS_OF });
+  const session = http2.connect(server.url);
+  t.teardown(() => session.destroy());
+  const stream = session.request({
+    ":method": "POST",
+    ":path": "/commercialpolicybenchmark/v2.0/assessment/getTotalProgramCount",
+  });
+  let status = 0;
+  let body = "";
+  let sent = 0;
+  stream.on("response", (headers) => (status = Number(headers[":status"])));
+  stream.on("data", (chunk: Buffer) => (body += chunk.toString()));
+  stream.on("error", () => {});
+  // Up to 1 GB, as fast as the stream takes it: without the reset the server reads it all.
+  const chunk = Buffer.alloc(1 << 16, "1");
+  const pump = () => {
+    while (sent < 1e9 && !stream.closed) {
+      sent += chunk.length;
+      if (!stream.write(chunk)) return void stream.once("drain", pump);
+    }
+  };
+  stream.write('{"naics":"');
+  pump();
+  const deadline = performance.now() + 10_000;
+  while (!stream.closed && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.equal(status, 413);
+  t.match(JSON.parse(body), { status: 413, code: "resource_exhausted" }, "the whole problem document arrived");
+  t.ok(stream.closed, "the server reset the stream");
+  t.equal(stream.rstCode, http2.constants.NGHTTP2_NO_ERROR, "with NO_ERROR (RFC 9113, 8.1)");
+  t.ok(sent < 64 * 1024 * 1024, `the client stopped after ${(sent / 1e6).toFixed(1)} MB`);
+});

@@ -1,3 +1,4 @@
+import { retryHints } from "./retry-hints.js";
 import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
 import { GateRefusal, type AdmissionGate } from "../load-control/admission-gate.js";
 import { withRequestSignal } from "../store/query-cancellation.js";
@@ -57,7 +58,7 @@ export const turnHandOverKey = createContextKey<TurnHandOver | undefined>(undefi
 
 /** A refusal at the gate, as callers see it: `unavailable`, with when to retry. */
 export function atCapacity(refusal: GateRefusal): ConnectError {
-  return new ConnectError(refusal.message, Code.Unavailable, { "retry-after": String(refusal.retryAfterSeconds) });
+  return new ConnectError(refusal.message, Code.Unavailable, retryHints(refusal.retryAfterSeconds));
 }
 
 /** Why a request ended before its answer: its deadline (deadline_exceeded), or its caller going away (canceled). */

@@ -55,6 +55,9 @@ import { createAnswerCache } from "../load-control/answer-cache.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import { watchEventLoopDelay } from "../load-control/event-loop-delay.js";
 import { createReadiness } from "../load-control/readiness.js";
+import { answerErrorsTrailersOnly } from "../rpc/trailers-only.js";
+import { answerUnknownProcedure } from "./unknown-procedure.js";
+import { deferHeadOfGrpcAnswers } from "./deferred-head.js";
 import { beginRequest } from "./request-log.js";
 
 export interface AppDependencies {
@@ -225,7 +228,11 @@ export function createApp({
       router.service(ServerReflectionV1Alpha, reflection.v1alpha);
       // The REST face sends only bodies it encoded itself; callers' bodies are checked.
       handlers = [...router.handlers];
-      router.handlers.splice(0, router.handlers.length, ...handlers.map(relabelParseFailures));
+      router.handlers.splice(
+        0,
+        router.handlers.length,
+        ...handlers.map((handler) => answerErrorsTrailersOnly(relabelParseFailures(handler))),
+      );
     },
     interceptors: [
       createErrorInterceptor(log),
@@ -297,6 +304,7 @@ export function createApp({
       }
       for (const mount of mounts)
         if (path === mount.prefix || path.startsWith(`${mount.prefix}/`)) return mount.handle(req, res);
+      if (answerUnknownProcedure(req, res, path, NAMED_SERVICES)) return;
       await rest(req, res);
     } catch (error) {
       (requestInfoOf(req)?.log ?? log).error({ err: error }, "unexpected error");
@@ -308,6 +316,7 @@ export function createApp({
   return function handle(req: NodeRequest, res: NodeResponse): void {
     beginRequest(req, res, log);
     if (cors?.handle(req, res)) return;
+    deferHeadOfGrpcAnswers(req, res);
     connectHandler(req, res);
   };
 }

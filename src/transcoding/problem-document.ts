@@ -1,3 +1,4 @@
+import { DATABASE_RETRY_SECONDS } from "../rpc/retry-hints.js";
 import type { JsonValue } from "./json-value.js";
 import { byteLengthOf } from "./json-bytes.js";
 import { restJson } from "./json-writer.js";
@@ -11,7 +12,7 @@ import { codeName, httpStatusOf } from "../rpc/http-status.js";
 import { summarizeProblems } from "../rpc/input-problems.js";
 
 /** Seconds a caller should wait after a 503, while the database is away. */
-const RETRY_AFTER_SECONDS = "2";
+const RETRY_AFTER_SECONDS = String(DATABASE_RETRY_SECONDS);
 
 /** An RFC 9457 problem document, with the Connect code and every input problem. */
 export interface Problem {

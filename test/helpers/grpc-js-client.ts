@@ -20,8 +20,9 @@ export function callWithGrpcJs<I extends DescMessage, O extends DescMessage>(
   request: MessageInitShape<I>,
   metadata: Record<string, string> = {},
   options: grpc.CallOptions = {},
+  channelOptions: grpc.ChannelOptions = {},
 ): Promise<MessageShape<O>> {
-  const client = new grpc.Client(address.replace(/^http:\/\//, ""), grpc.credentials.createInsecure());
+  const client = new grpc.Client(address.replace(/^http:\/\//, ""), grpc.credentials.createInsecure(), channelOptions);
   const meta = new grpc.Metadata();
   for (const [key, value] of Object.entries(metadata)) meta.set(key, value);
   return new Promise<MessageShape<O>>((resolve, reject) => {

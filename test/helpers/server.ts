@@ -33,6 +33,8 @@ export async function startTestServer(
     peerIndex?: PeerIndex;
     /** The dataset version as a watcher would report it; with answerCacheBytes, answers are cached. */
     datasetVersion?: () => number | undefined;
+    /** The admission gate of the peer-group calls (ANALYTICS_CONCURRENCY, _QUEUE, _MAX_WAIT_MS). */
+    admission?: { concurrency: number; maxQueue: number; maxWaitMs: number };
     /** What the watcher waits for, as /readyz says it. */
     datasetWaitingFor?: () => string | undefined;
     answerCacheBytes?: number;
@@ -55,6 +57,7 @@ export async function startTestServer(
     peerIndex: options.peerIndex,
     datasetVersion: options.datasetVersion,
     datasetWaitingFor: options.datasetWaitingFor,
+    admission: options.admission,
     answerCacheBytes: options.answerCacheBytes,
     corsOrigins: options.corsOrigins,
     disclosure: options.disclosure,

@@ -1,4 +1,4 @@
-import { retryHints } from "./retry-hints.js";
+import { refusal } from "./refusal.js";
 import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
 import { GateRefusal, type AdmissionGate } from "../load-control/admission-gate.js";
 import { withRequestSignal } from "../store/query-cancellation.js";
@@ -57,8 +57,8 @@ export const turnHandOverKey = createContextKey<TurnHandOver | undefined>(undefi
 });
 
 /** A refusal at the gate, as callers see it: `unavailable`, with when to retry. */
-export function atCapacity(refusal: GateRefusal): ConnectError {
-  return new ConnectError(refusal.message, Code.Unavailable, retryHints(refusal.retryAfterSeconds));
+export function atCapacity(gateRefusal: GateRefusal): ConnectError {
+  return refusal(gateRefusal.message, gateRefusal.retryAfterSeconds);
 }
 
 /** Why a request ended before its answer: its deadline (deadline_exceeded), or its caller going away (canceled). */

@@ -2,7 +2,7 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { isDatabaseUnavailable, isReadConflict } from "../store/database-errors.js";
 import { codeName } from "./http-status.js";
-import { DATABASE_RETRY_SECONDS, retryHints } from "./retry-hints.js";
+import { DATABASE_RETRY_SECONDS, refusal } from "./refusal.js";
 import { requestInfoKey } from "../load-control/request-info.js";
 
 /**
@@ -32,19 +32,11 @@ function toConnectError(cause: unknown, log: Logger, method: string): ConnectErr
   if (cause instanceof ConnectError) return cause;
   if (isDatabaseUnavailable(cause)) {
     log.warn({ err: cause, method }, "database unavailable");
-    return new ConnectError(
-      "the database is unavailable; try again shortly",
-      Code.Unavailable,
-      retryHints(DATABASE_RETRY_SECONDS),
-    );
+    return refusal("the database is unavailable; try again shortly", DATABASE_RETRY_SECONDS);
   }
   if (isReadConflict(cause)) {
     log.warn({ err: cause, method }, "database read cancelled for a conflict");
-    return new ConnectError(
-      "the database cancelled this read while it applied new data; try again",
-      Code.Unavailable,
-      retryHints(DATABASE_RETRY_SECONDS),
-    );
+    return refusal("the database cancelled this read while it applied new data; try again", DATABASE_RETRY_SECONDS);
   }
   log.error({ err: cause, method }, "unexpected error");
   return new ConnectError("internal error", Code.Internal);

@@ -1,6 +1,7 @@
 import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import { InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
+import { BadRequestSchema } from "../../gen/google/rpc/error_details_pb.js";
 
 /** One thing wrong with a request, named by the field's canonical (spec JSON) name. */
 export interface InputProblem {
@@ -55,7 +56,14 @@ export function invalidArgument(all: readonly InputProblem[]): ConnectError {
   const detail = create(InputProblemsSchema, {
     problems: problems.map(({ field, message, position }) => ({ field, message, position })),
   });
-  return new ConnectError(message, Code.InvalidArgument, undefined, [{ desc: InputProblemsSchema, value: detail }]);
+  // The same problems as google.rpc.BadRequest, the detail generic gRPC tooling reads.
+  const badRequest = create(BadRequestSchema, {
+    fieldViolations: problems.map(({ field, message }) => ({ field, description: message })),
+  });
+  return new ConnectError(message, Code.InvalidArgument, undefined, [
+    { desc: InputProblemsSchema, value: detail },
+    { desc: BadRequestSchema, value: badRequest },
+  ]);
 }
 
 /**

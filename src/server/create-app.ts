@@ -55,6 +55,8 @@ import { createAnswerCache } from "../load-control/answer-cache.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import { watchEventLoopDelay } from "../load-control/event-loop-delay.js";
 import { createReadiness } from "../load-control/readiness.js";
+import { file_commercialpolicybenchmark_v2_errors } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
+import { file_google_rpc_error_details } from "../../gen/google/rpc/error_details_pb.js";
 import { answerErrorsTrailersOnly } from "../rpc/trailers-only.js";
 import { answerUnknownProcedure } from "./unknown-procedure.js";
 import { deferHeadOfGrpcAnswers } from "./deferred-head.js";
@@ -91,6 +93,9 @@ export interface AppDependencies {
   /** Other handlers on the same port under a path prefix (the dev identity provider). */
   mounts?: { prefix: string; handle: (req: NodeRequest, res: NodeResponse) => void }[];
 }
+
+/** The error details' files: in no service's imports, served by reflection so that tools decode the details. */
+const ERROR_DETAIL_FILES = [file_commercialpolicybenchmark_v2_errors, file_google_rpc_error_details];
 
 const MAX_BODY_BYTES = 1024 * 1024; // CONVENTIONS.md: bodies over 1 MiB get a 413
 
@@ -223,7 +228,7 @@ export function createApp({
           apiServices.map((s) => s.typeName),
         ),
       );
-      const reflection = createReflectionServices(describeServices(NAMED_SERVICES));
+      const reflection = createReflectionServices(describeServices(NAMED_SERVICES, ERROR_DETAIL_FILES));
       router.service(ServerReflection, reflection.v1);
       router.service(ServerReflectionV1Alpha, reflection.v1alpha);
       // The REST face sends only bodies it encoded itself; callers' bodies are checked.

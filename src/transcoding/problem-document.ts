@@ -1,4 +1,4 @@
-import { DATABASE_RETRY_SECONDS } from "../rpc/retry-hints.js";
+import { DATABASE_RETRY_SECONDS } from "../rpc/refusal.js";
 import type { JsonValue } from "./json-value.js";
 import { byteLengthOf } from "./json-bytes.js";
 import { restJson } from "./json-writer.js";

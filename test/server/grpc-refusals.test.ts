@@ -9,6 +9,9 @@ import http2 from "node:http2";
 import * as grpc from "@grpc/grpc-js";
 import { create, toBinary } from "@bufbuild/protobuf";
 import t from "tap";
+import { ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { RetryInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import {
   LossDetailsService,
   PostLimitAdequacyDataRequestSchema,
@@ -75,6 +78,20 @@ t.test("a refusal before any answer is trailers-only, with the pushback", async 
   t.ok(
     answered.every((a) => !a.endedAtHead),
     "answers keep their message and trailers",
+  );
+
+  // The standard detail too, for tools that read details rather than headers.
+  const connectClient = createClient(LossDetailsService, createGrpcTransport({ baseUrl: server.url }));
+  const errors = await Promise.all(
+    Array.from({ length: 20 }, () =>
+      connectClient.postLimitAdequacyData(REQUEST).then(() => undefined, ConnectError.from),
+    ),
+  );
+  const retryInfos = errors.filter((e) => e !== undefined).map((e) => e.findDetails(RetryInfoSchema)[0]);
+  t.ok(retryInfos.length >= 10, `refused again: ${retryInfos.length}`);
+  t.ok(
+    retryInfos.every((info) => info !== undefined && info.retryDelay!.seconds >= 1n),
+    "each refusal carries google.rpc.RetryInfo with its delay",
   );
 });
 

@@ -13,6 +13,8 @@ import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/refl
 import { createTestDatabase } from "../helpers/database.js";
 import { startAuthenticatedServer } from "../helpers/authenticated-server.js";
 import { insertLookupFixture } from "../fixtures/lookup-fixture.js";
+import { InputProblemsSchema } from "../../gen/commercialpolicybenchmark/v2/errors_pb.js";
+import { BadRequestSchema } from "../../gen/google/rpc/error_details_pb.js";
 
 const run = promisify(execFile);
 const SERVICES = [
@@ -149,5 +151,77 @@ t.test("v1 and v1alpha, over Connect, gRPC and gRPC-Web: files with their import
         `${label}: google.api.http extends MethodOptions`,
       );
     }
+  }
+});
+
+t.test("error details: reflection names their types; buf curl shows them, one of each", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  await insertLookupFixture(knex);
+  const { server, authorization } = await startAuthenticatedServer(t, knex);
+
+  // A tool that decodes details by reflection (grpcurl, Postman) asks for the file of the detail's type.
+  const client = createClient(ServerReflection, createGrpcTransport({ baseUrl: server.url }));
+  async function* asked() {
+    for (const symbol of [
+      "commercialpolicybenchmark.v2.InputProblems",
+      "commercialpolicybenchmark.v2.DisclosureRefusal",
+      "google.rpc.BadRequest",
+      "google.rpc.RetryInfo",
+    ])
+      yield { messageRequest: { case: "fileContainingSymbol" as const, value: symbol } };
+  }
+  const files: string[] = [];
+  for await (const answer of client.serverReflectionInfo(asked(), { headers: { authorization } })) {
+    const response = answer.messageResponse;
+    t.equal(response.case, "fileDescriptorResponse", "a detail's type is found");
+    if (response.case === "fileDescriptorResponse")
+      files.push(fromBinary(FileDescriptorProtoSchema, response.value.fileDescriptorProto[0]!).name);
+  }
+  t.same(files, [
+    "commercialpolicybenchmark/v2/errors.proto",
+    "commercialpolicybenchmark/v2/errors.proto",
+    "google/rpc/error_details.proto",
+    "google/rpc/error_details.proto",
+  ]);
+
+  // buf curl prints details through connect-go's error writer, which does not consult
+  // reflection: each detail as its type and its bytes, here decoded as a client would.
+  for (const protocol of ["grpc", "connect"]) {
+    const stderr = await run("npx", [
+      "--no",
+      "buf",
+      "curl",
+      "--http2-prior-knowledge",
+      "--protocol",
+      protocol,
+      "-H",
+      `Authorization: ${authorization}`,
+      "--reflect-header",
+      "*",
+      "-d",
+      '{"naics": ["5"], "coverageId": 1, "exposureRangeLow": 0, "exposureRangeHigh": 1000}',
+      `${server.url}/commercialpolicybenchmark.v2.AssessmentService/GetTotalProgramCount`,
+    ]).then(
+      () => "answered",
+      (error: { stderr: string }) => error.stderr,
+    );
+    const printed = JSON.parse(stderr.slice(stderr.indexOf("{"))) as {
+      code: string;
+      details: { type: string; value: string }[];
+    };
+    t.equal(printed.code, "invalid_argument", `${protocol}: invalid_argument`);
+    t.same(
+      printed.details.map((detail) => detail.type),
+      ["commercialpolicybenchmark.v2.InputProblems", "google.rpc.BadRequest"],
+      `${protocol}: the contract's detail and the standard one`,
+    );
+    const bytes = (type: string) =>
+      Buffer.from(printed.details.find((detail) => detail.type === type)!.value, "base64");
+    t.match(fromBinary(InputProblemsSchema, bytes("commercialpolicybenchmark.v2.InputProblems")).problems, [
+      { field: "naics", message: /"5" is not a 2- or 3-digit NAICS code/ },
+    ]);
+    t.match(fromBinary(BadRequestSchema, bytes("google.rpc.BadRequest")).fieldViolations, [
+      { field: "naics", description: /"5" is not a 2- or 3-digit NAICS code/ },
+    ]);
   }
 });

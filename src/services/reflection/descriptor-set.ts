@@ -19,10 +19,17 @@ export interface DescriptorSet {
   bytesOf(file: DescFile): Uint8Array;
 }
 
-export function describeServices(services: readonly DescService[]): DescriptorSet {
+/**
+ * `alsoFiles`: files no service imports that callers still need, such as the error
+ * details' (InputProblems, google.rpc.BadRequest), which travel in
+ * `grpc-status-details-bin` and which tools decode only if reflection names them.
+ */
+export function describeServices(services: readonly DescService[], alsoFiles: readonly DescFile[] = []): DescriptorSet {
   const named = new Set<string>();
   const files = new Map(
-    services.flatMap((service) => withImports(service.file, named)).map((file) => [fileName(file), file]),
+    [...services.map((service) => service.file), ...alsoFiles]
+      .flatMap((file) => withImports(file, named))
+      .map((file) => [fileName(file), file]),
   );
   const registry = createRegistry(...files.values());
   const extensions = [...files.values()].flatMap((file) => file.extensions);

@@ -18,7 +18,16 @@ export function registerTokenCommand(program: Command): void {
     .action(
       async (options: { issuer?: string; clientId: string; clientSecret: string; audience: string; scope: string }) => {
         const issuer = options.issuer ?? devIssuer(readPort(process.env.PORT, 8080));
-        console.log(await fetchAccessToken({ ...options, issuer }));
+        try {
+          console.log(await fetchAccessToken({ ...options, issuer }));
+        } catch (error) {
+          // fetch's own "fetch failed" names nothing: say where, why, and what to change.
+          const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : error;
+          const hint = options.issuer
+            ? ""
+            : " (cpb dev's provider on PORT or 8080: is it running there? Or pass --issuer)";
+          throw new Error(`no token from ${issuer}: ${String(cause)}${hint}`, { cause: error });
+        }
       },
     );
 }

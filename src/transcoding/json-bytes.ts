@@ -46,6 +46,12 @@ export class JsonBytes {
     this.ascii(Number.isFinite(value) ? String(value) : "null");
   }
 
+  /** A 64-bit integer, exactly: JSON numbers have no size limit, only JavaScript's do. */
+  integer(value: bigint): void {
+    if (value >= 0n && value < 2n ** 32n) return this.uint32(Number(value));
+    this.ascii(value.toString());
+  }
+
   boolean(value: boolean): void {
     this.ascii(value ? "true" : "false");
   }

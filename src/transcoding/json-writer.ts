@@ -133,7 +133,8 @@ function writeScalar(out: JsonBytes, value: unknown): void {
     case "number":
       return out.number(value);
     case "bigint":
-      return out.number(Number(value));
+      // Its own digits: Number() would round past 2^53 ($skip=9007199254740993 came back ...992).
+      return out.integer(value);
     case "boolean":
       return out.boolean(value);
     case "string":

@@ -145,6 +145,13 @@ t.test("a message: every field under its JSON name, unset optionals as null, int
   t.equal(text(messageJson(GetCompanyResponseSchema, create(GetCompanyResponseSchema))), '{"company":null}');
 });
 
+t.test("64-bit integers past 2^53 are written with their own digits", async (t) => {
+  for (const id of [2n ** 53n + 1n, 2n ** 63n - 1n, 9_007_199_254_740_993n, 4_294_967_296n, 0n, 4_294_967_295n]) {
+    const written = text(messageJson(CompanySchema, create(CompanySchema, { id })));
+    t.match(written, new RegExp(`^\\{"id":${id},`), `${id}`);
+  }
+});
+
 t.test("lists: empty, and of messages, with $-named keys", async (t) => {
   const page = create(SearchCompaniesResponseSchema, {
     pageSize: 2,

@@ -2,6 +2,7 @@ import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import type { JsonObject } from "./json-object.js";
 import { scalarSchema } from "./scalar-schemas.js";
+import { alwaysSent } from "../transcoding/always-sent.js";
 import type { SchemaComponents } from "./schema-components.js";
 
 /**
@@ -34,7 +35,9 @@ export function answerFieldSchema(components: SchemaComponents, field: DescField
       return { ...schema, type: [schema.type as string, "null"], ...deprecated };
     }
     case "message":
-      // isMessage(value) ? the message : null, whatever the field's presence.
+      // isMessage(value) ? the message : null, whatever the field's presence; never null
+      // when the contract says it is always sent (always-sent.ts).
+      if (alwaysSent(field)) return { ...answerMessageRef(components, field.message), ...deprecated };
       return { anyOf: [answerMessageRef(components, field.message), { type: "null" }], ...deprecated };
     case "list":
       if (field.listKind === "enum") break;

@@ -1,4 +1,5 @@
-import { isFieldSet, isMessage, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
+import { create, isFieldSet, isMessage, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
+import { alwaysSent } from "./always-sent.js";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { renderedJsonOf } from "../rpc/rendered-lists.js";
 import { CHUNK, JsonBytes } from "./json-bytes.js";
@@ -82,7 +83,9 @@ function writeField(out: JsonBytes, field: DescField, message: Message, value: u
       if (field.presence === FeatureSet_FieldPresence.EXPLICIT && !isFieldSet(message, field)) return out.null();
       return writeScalar(out, value);
     case "message":
-      return isMessage(value) ? writeMessage(out, planOf(field.message), value) : out.null();
+      if (isMessage(value)) return writeMessage(out, planOf(field.message), value);
+      // A field the contract says is always sent is an object even when the service left it unset.
+      return alwaysSent(field) ? writeMessage(out, planOf(field.message), create(field.message)) : out.null();
     case "list": {
       const rendered = renderedJsonOf(message, field);
       return rendered ? out.bracketed(rendered) : writeList(out, field, value as unknown[]);

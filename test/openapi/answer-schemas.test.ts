@@ -143,20 +143,34 @@ t.test("nulls: unset optional scalars and message fields are null in the schema 
     { $ref: "#/components/schemas/Company" },
     "a response_body message: the object, never null",
   );
-  t.equal(
-    written(getCompany, create(GetCompanyResponseSchema)),
-    null,
-    "the writer would write null, which no service answers",
-  );
-  t.not(schemaProblems(document, answerSchema(getCompany).schema as Json, null).length, 0, "so null is refused");
+  // company is always sent (google.api.field_behavior = REQUIRED): even unset, the writer writes an object.
+  const unsetCompany = written(getCompany, create(GetCompanyResponseSchema));
+  t.match(unsetCompany, { id: 0, companyName: "", naics2: null }, "an always-sent field unset: an object, not null");
+  t.same(schemaProblems(document, answerSchema(getCompany).schema as Json, unsetCompany), [], "which the schema takes");
+  t.not(schemaProblems(document, answerSchema(getCompany).schema as Json, null).length, 0, "and null is refused");
   const assessment = resolve(document, "#/components/schemas/GetAssessmentDataResponse").properties as Record<
     string,
     Json
   >;
   t.same(
     assessment.limitDistribution,
-    { anyOf: [{ $ref: "#/components/schemas/Distribution" }, { type: "null" }] },
-    "a message field inside an answer: the object or null",
+    { $ref: "#/components/schemas/Distribution" },
+    "a message field the contract always sends: the object, never null",
+  );
+  for (const [schema, field] of [
+    ["GetAssessmentDataResponse", "premiumDistribution"],
+    ["PostAssessmentDataResponse", "retentionDistribution"],
+    ["SuggestPeerGroupsResponse", "original"],
+    ["PeerGroupSuggestion", "peerGroup"],
+  ] as const)
+    t.notOk(
+      JSON.stringify((resolve(document, `#/components/schemas/${schema}`).properties as Json)[field]).includes("null"),
+      `${schema}.${field} is never null`,
+    );
+  t.same(
+    (resolve(document, "#/components/schemas/TrendPeriod").properties as Record<string, Json>).limit,
+    { anyOf: [{ $ref: "#/components/schemas/TrendQuartiles" }, { type: "null" }] },
+    "a message field that may be unset (a withheld period's quartiles): the object or null",
   );
 
   const limitAdequacy = resolve(document, "#/components/schemas/LimitAdequacy").properties as Record<string, Json>;

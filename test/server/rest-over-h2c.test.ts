@@ -35,7 +35,7 @@ t.test("every REST operation answers over h2c exactly as over HTTP/1.1", async (
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   t.teardown(() => agent.destroy());
   const session = http2.connect(server.url);
-  t.teardown(() => session.close());
+  t.teardown(() => session.destroy());
 
   const operations = documentedOperations(document);
   t.ok(operations.length >= 13, `every operation of the REST face (${operations.length})`);

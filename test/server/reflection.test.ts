@@ -225,3 +225,36 @@ t.test("error details: reflection names their types; buf curl shows them, one of
     ]);
   }
 });
+
+t.test("reflection carries the contract's comments (source_code_info)", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const { server, authorization } = await startAuthenticatedServer(t, knex);
+  const client = createClient(ServerReflection, createGrpcTransport({ baseUrl: server.url }));
+  async function* asked() {
+    yield {
+      messageRequest: {
+        case: "fileContainingSymbol" as const,
+        value: "commercialpolicybenchmark.v2.AssessmentService",
+      },
+    };
+  }
+  for await (const answer of client.serverReflectionInfo(asked(), { headers: { authorization } })) {
+    const response = answer.messageResponse;
+    if (response.case !== "fileDescriptorResponse") continue;
+    const file = fromBinary(FileDescriptorProtoSchema, response.value.fileDescriptorProto[0]!);
+    t.equal(file.name, "commercialpolicybenchmark/v2/assessment.proto");
+    const comment = (path: number[]) =>
+      file.sourceCodeInfo?.location.find((l) => l.path.join(".") === path.join("."))?.leadingComments ?? "";
+    const service = file.service.findIndex((s) => s.name === "AssessmentService");
+    t.match(
+      comment([6, service]),
+      /Peer-group benchmarks: distributions, rate per million and counts/,
+      "the service's",
+    );
+    const method = file.service[service]!.method.findIndex((m) => m.name === "GetTotalProgramCount");
+    t.match(comment([6, service, 2, method]), /Total program count of the peer group/, "a method's");
+    const message = file.messageType.findIndex((m) => m.name === "GetAssessmentDataRequest");
+    const field = file.messageType[message]!.field.findIndex((f) => f.name === "naics");
+    t.match(comment([4, message, 2, field]), /2- or 3-digit NAICS codes/, "a field's");
+  }
+});

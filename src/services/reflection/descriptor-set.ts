@@ -1,5 +1,7 @@
 import { createRegistry, toBinary, type DescFile, type DescService } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
+import { protoComments } from "../../../gen/commercialpolicybenchmark/v2/proto_comments.js";
+import { withSourceComments } from "./source-comments.js";
 
 /**
  * What server reflection tells about: the served services, every .proto file they
@@ -54,7 +56,8 @@ export function describeServices(services: readonly DescService[], alsoFiles: re
     },
     bytesOf(file) {
       let serialized = bytes.get(file);
-      if (!serialized) bytes.set(file, (serialized = toBinary(FileDescriptorProtoSchema, file.proto)));
+      if (!serialized)
+        bytes.set(file, (serialized = toBinary(FileDescriptorProtoSchema, withSourceComments(file, protoComments))));
       return serialized;
     },
   };

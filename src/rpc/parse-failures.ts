@@ -1,3 +1,4 @@
+import { wrappedHandler } from "./wrapped-handler.js";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { UniversalHandler, UniversalServerResponse } from "@connectrpc/connect/protocol";
 import { errorFromJsonBytes, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
@@ -23,14 +24,7 @@ export function relabelParseFailures(handler: UniversalHandler): UniversalHandle
     const body = res.body;
     return body && Symbol.asyncIterator in body ? { ...res, body: relabelTrailers(res, body, relabelled) } : res;
   };
-  return Object.assign(wrapped, {
-    protocolNames: handler.protocolNames,
-    service: handler.service,
-    method: handler.method,
-    requestPath: handler.requestPath,
-    allowedMethods: handler.allowedMethods,
-    supportedContentType: handler.supportedContentType,
-  });
+  return wrappedHandler(handler, wrapped);
 }
 
 const isParseFailure = (error: ConnectError | undefined) =>

@@ -1,3 +1,4 @@
+import { wrappedHandler } from "./wrapped-handler.js";
 import type { UniversalHandler, UniversalServerResponse } from "@connectrpc/connect/protocol";
 import { trailerFlag, trailerParse } from "@connectrpc/connect/protocol-grpc-web";
 
@@ -23,14 +24,7 @@ export function answerErrorsTrailersOnly(handler: UniversalHandler): UniversalHa
     if (grpc && contentType.startsWith("application/grpc")) return grpcTrailersOnly(res);
     return res;
   };
-  return Object.assign(wrapped, {
-    protocolNames: handler.protocolNames,
-    service: handler.service,
-    method: handler.method,
-    requestPath: handler.requestPath,
-    allowedMethods: handler.allowedMethods,
-    supportedContentType: handler.supportedContentType,
-  });
+  return wrappedHandler(handler, wrapped);
 }
 
 /** gRPC: an error status in the trailers and no message in the body. */

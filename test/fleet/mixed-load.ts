@@ -7,18 +7,10 @@ import {
   LossDetailsService,
   PostLimitAdequacyDataResponseSchema,
 } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import { EVERY_SECTOR_GROUP } from "../helpers/next-import.js";
 import { GetCompanyResponseSchema } from "../../gen/commercialpolicybenchmark/v2/company_pb.js";
 
 const P = "/commercialpolicybenchmark/v2.0";
-/** Every sector of coverage 1: its answers depend on every program, so an import changes them. */
-const EVERY_SECTOR = {
-  naics: Array.from({ length: 90 }, (_, i) => String(i + 10)),
-  coverageId: 1,
-  lineOfBusinessId: [0],
-  exposureType: "Revenues",
-  exposureRangeLow: 0,
-  exposureRangeHigh: 1e15,
-};
 
 /** One answer as a caller saw it. */
 export interface Outcome {
@@ -75,9 +67,12 @@ function restCalls(base: string, authorization: string): Call[] {
     },
   });
   return [
-    rest("POST limit adequacy", false, "lossdetails/getlimitadequacydata", { ...EVERY_SECTOR, clientLimit: 5_000_000 }),
-    rest("POST assessment", false, "assessment/getassessmentdata", { ...EVERY_SECTOR, limit: 5e6, premium: 5e4 }),
-    rest("POST trend", false, "trend/getmarkettrend", { ...EVERY_SECTOR, periodMonths: 6, periods: 4 }),
+    rest("POST limit adequacy", false, "lossdetails/getlimitadequacydata", {
+      ...EVERY_SECTOR_GROUP,
+      clientLimit: 5_000_000,
+    }),
+    rest("POST assessment", false, "assessment/getassessmentdata", { ...EVERY_SECTOR_GROUP, limit: 5e6, premium: 5e4 }),
+    rest("POST trend", false, "trend/getmarkettrend", { ...EVERY_SECTOR_GROUP, periodMonths: 6, periods: 4 }),
     rest(
       "GET assessment",
       false,
@@ -125,7 +120,7 @@ function grpcCalls(base: string, authorization: string): Call[] {
     grpc(
       "gRPC limit adequacy",
       false,
-      (options) => losses.postLimitAdequacyData({ ...EVERY_SECTOR, clientLimit: 5_000_000 }, options),
+      (options) => losses.postLimitAdequacyData({ ...EVERY_SECTOR_GROUP, clientLimit: 5_000_000 }, options),
       (answer) => toBinary(PostLimitAdequacyDataResponseSchema, answer),
     ),
     grpc(

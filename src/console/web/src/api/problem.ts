@@ -1,5 +1,5 @@
 /**
- * An RFC 9457 problem document from the API (README, "Calling it"), as an exception the
+ * An RFC 9457 problem document from the API (docs/calling-the-api.md), as an exception the
  * views can tell apart: a disclosure refusal is guidance, not a failure, and a 400's
  * field problems are shown beside the builder.
  */

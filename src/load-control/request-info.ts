@@ -7,8 +7,18 @@ export interface RequestInfo {
   readonly requestId: string;
   /** A child logger bound to the request id. */
   readonly log: Logger;
+  /** When the request arrived, on performance.now()'s clock: where its deadline counts from. */
+  readonly receivedAt: number;
   /** Filled in while the call runs, for the request's one log line. */
   readonly outcome: { code?: string; subject?: string; clientId?: string };
+  /**
+   * Marks a handler as running the call; returns what marks it settled. A response
+   * may close before its handler settles (a caller gone mid-computation): the call's
+   * outcome is known only then.
+   */
+  handlerStarted(): () => void;
+  /** Calls `then` once no handler runs the call any more: at once, or when the last settles. */
+  whenSettled(then: () => void): void;
 }
 
 export const requestInfoKey = createContextKey<RequestInfo | undefined>(undefined, {

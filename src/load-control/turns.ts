@@ -1,3 +1,5 @@
+import { callerGone, currentCaller, forCaller, outsideAnyCall } from "./caller-watch.js";
+
 /**
  * Long synchronous work (peer-index computations, and writing their large answers)
  * takes turns with everything else on the event loop: one turn per loop iteration,
@@ -41,12 +43,20 @@ function mustDefer(): boolean {
   return false;
 }
 
-/** Runs `work` on a turn of its own; its answer (or error) comes back as a promise. */
+/**
+ * Runs `work` on a turn of its own; its answer (or error) comes back as a promise.
+ * A turn is a safe point (caller-watch.ts): when it comes, work for a call whose
+ * caller no longer waits is not run, and the promise rejects with why.
+ */
 export function inTurn<T>(work: () => T | PromiseLike<T>): Promise<T> {
+  const caller = currentCaller();
   return new Promise<T>((resolve, reject) => {
     waiting.push(() => {
       try {
-        resolve(work());
+        const gone = callerGone(caller);
+        if (gone !== undefined) reject(gone);
+        // Run as its own caller's, or as none's: the loop of turns was set going by whichever came first.
+        else resolve(caller ? forCaller(caller, work) : outsideAnyCall(work));
       } catch (error) {
         reject(error);
       }

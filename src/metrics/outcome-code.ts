@@ -28,8 +28,9 @@ const CODE_BY_STATUS = new Map<number, string>([
  * its own: without one, the request failed before any handler, `unknown`.
  */
 export function outcomeCode(noted: string | undefined, status: number, protocol: string, finished: boolean): string {
+  // An answer its caller did not wait to receive whole was, for the caller, cancelled.
+  if (!finished && (noted === undefined || noted === "ok")) return "canceled";
   if (noted) return noted;
-  if (!finished) return "canceled";
   if (status < 400) return protocol === "rest" ? "ok" : "unknown";
   return CODE_BY_STATUS.get(status) ?? (status >= 500 ? "internal" : "unknown");
 }

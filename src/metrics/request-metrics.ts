@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { protocolOf, requestInfoOf } from "../load-control/request-info.js";
-import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
+import { answeredWhole, type NodeRequest, type NodeResponse } from "../transcoding/node-types.js";
 import { requestPath } from "../transcoding/request-target.js";
 import type { OperationNamer } from "./operation-names.js";
 import { outcomeCode } from "./outcome-code.js";
@@ -56,15 +56,23 @@ export function createRequestMetrics(
     // `on`, not `once`, as request-log.ts: the response closes once and is dropped.
     res.on("close", () => {
       inFlight--;
-      const path = requestPath(req);
-      const protocol = protocolOf(req, path);
-      const labels = {
-        operation: nameOperation(req.method ?? "GET", path),
-        protocol,
-        code: outcomeCode(requestInfoOf(req)?.outcome.code, res.statusCode, protocol, res.writableFinished),
+      const seconds = (performance.now() - started) / 1000;
+      const finished = answeredWhole(res);
+      const record = () => {
+        const path = requestPath(req);
+        const protocol = protocolOf(req, path);
+        const labels = {
+          operation: nameOperation(req.method ?? "GET", path),
+          protocol,
+          code: outcomeCode(requestInfoOf(req)?.outcome.code, res.statusCode, protocol, finished),
+        };
+        requests.inc(labels);
+        duration.observe(labels, seconds);
       };
-      requests.inc(labels);
-      duration.observe(labels, (performance.now() - started) / 1000);
+      // The outcome is known once the call's handler has settled (request-info.ts).
+      const info = requestInfoOf(req);
+      if (info) info.whenSettled(record);
+      else record();
     });
     handler(req, res);
   };

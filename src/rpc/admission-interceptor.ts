@@ -1,13 +1,16 @@
 import { refusal } from "./refusal.js";
 import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
 import { GateRefusal, type AdmissionGate } from "../load-control/admission-gate.js";
-import { withRequestSignal } from "../store/query-cancellation.js";
+import { callerGone, DeadlinePassed, forCaller, type Caller } from "../load-control/caller-watch.js";
+import { requestInfoKey } from "../load-control/request-info.js";
+import { deadlineOf } from "./call-deadline.js";
 
 /**
- * Every call ends with its request (issue 14):
+ * Every call ends with its request (issues 14 and 49):
  * - one whose deadline has passed (gRPC's grpc-timeout, Connect's connect-timeout-ms),
- *   or whose caller has gone, is not computed; one under way has its PostgreSQL
- *   statement cancelled (query-cancellation.ts);
+ *   or whose caller has gone, is not computed; one under way stops at the next safe
+ *   point (caller-watch.ts), its PostgreSQL statement cancelled (query-cancellation.ts),
+ *   and an answer computed past its deadline is not sent;
  * - the expensive calls, those that compute over a peer group, take a turn at the
  *   admission gate; beyond its queue they are refused at once with `unavailable` and a
  *   Retry-After. Lookups, search and health never wait behind them.
@@ -18,7 +21,13 @@ export function createAdmissionInterceptor(
 ): Interceptor {
   return (next) => async (req) => {
     const { signal } = req;
-    if (signal.aborted) throw endedBy(signal.reason);
+    const receivedAt = req.contextValues.get(requestInfoKey)?.receivedAt ?? performance.now();
+    const caller: Caller = { signal, deadline: deadlineOf(req.header, receivedAt) };
+    const stopIfGone = () => {
+      const gone = callerGone(caller);
+      if (gone !== undefined) throw endedBy(gone);
+    };
+    stopIfGone();
     let release: (() => void) | undefined;
     if (isExpensive(req.service.typeName, req.method.name)) {
       try {
@@ -29,14 +38,16 @@ export function createAdmissionInterceptor(
       }
     }
     try {
-      const res = await withRequestSignal(signal, () => next(req));
+      stopIfGone(); // it may have waited at the gate
+      const res = await forCaller(caller, () => next(req));
+      stopIfGone(); // not answered to nobody: the answer's encoding can cost as much as its figures
       const handOver = release && req.contextValues.get(turnHandOverKey);
       if (handOver) [handOver.release, release] = [release, undefined];
       return res;
     } catch (error) {
       // A statement cancelled because the request ended fails as 57014: report why it ended.
-      if (signal.aborted) throw endedBy(signal.reason);
-      throw error;
+      const gone = callerGone(caller);
+      throw gone === undefined ? error : endedBy(gone);
     } finally {
       release?.();
     }
@@ -64,5 +75,6 @@ export function atCapacity(gateRefusal: GateRefusal): ConnectError {
 /** Why a request ended before its answer: its deadline (deadline_exceeded), or its caller going away (canceled). */
 function endedBy(reason: unknown): ConnectError {
   if (reason instanceof ConnectError) return reason;
+  if (reason instanceof DeadlinePassed) return new ConnectError("the operation timed out", Code.DeadlineExceeded);
   return new ConnectError("the request was cancelled by its caller", Code.Canceled);
 }

@@ -11,11 +11,12 @@ import { requestInfoKey } from "../load-control/request-info.js";
  * replaying an import), becomes `unavailable` (a 503 with Retry-After over REST);
  * anything else is a bug, logged with its cause and answered as a bare `internal`,
  * never with its message, which could show internals. The outcome code is noted
- * for the request's log line.
+ * for the request's log line, which waits for it (request-info.ts).
  */
 export function createErrorInterceptor(fallbackLog: Logger): Interceptor {
   return (next) => async (req) => {
     const info = req.contextValues.get(requestInfoKey);
+    const settled = info?.handlerStarted();
     try {
       const res = await next(req);
       if (info) info.outcome.code = "ok";
@@ -24,6 +25,8 @@ export function createErrorInterceptor(fallbackLog: Logger): Interceptor {
       const error = toConnectError(cause, info?.log ?? fallbackLog, req.method.name);
       if (info) info.outcome.code = codeName(error.code);
       throw error;
+    } finally {
+      settled?.();
     }
   };
 }

@@ -1,6 +1,9 @@
 import { wrappedHandler } from "./wrapped-handler.js";
 import type { UniversalHandler, UniversalServerResponse } from "@connectrpc/connect/protocol";
 import { trailerFlag, trailerParse } from "@connectrpc/connect/protocol-grpc-web";
+import type { Code } from "@connectrpc/connect";
+import { requestInfoKey, type RequestInfo } from "../load-control/request-info.js";
+import { codeName } from "./http-status.js";
 
 /**
  * gRPC and gRPC-Web errors answered before any message go out "trailers-only": the
@@ -20,9 +23,11 @@ export function answerErrorsTrailersOnly(handler: UniversalHandler): UniversalHa
   const wrapped = async (req: Parameters<UniversalHandler>[0]) => {
     const res = await handler(req);
     const contentType = res.header?.get("content-type") ?? "";
-    if (grpcWeb && contentType.startsWith("application/grpc-web")) return grpcWebTrailersOnly(res);
-    if (grpc && contentType.startsWith("application/grpc")) return grpcTrailersOnly(res);
-    return res;
+    let answer = res;
+    if (grpcWeb && contentType.startsWith("application/grpc-web")) answer = await grpcWebTrailersOnly(res);
+    else if (grpc && contentType.startsWith("application/grpc")) answer = await grpcTrailersOnly(res);
+    noteStatusSent(req.contextValues?.get(requestInfoKey), answer.header?.get("grpc-status"));
+    return answer;
   };
   return wrappedHandler(handler, wrapped);
 }
@@ -57,6 +62,15 @@ async function grpcWebTrailersOnly(res: UniversalServerResponse): Promise<Univer
 }
 
 const FRAME_HEADER_BYTES = 5;
+
+/**
+ * The code of an error connect-es answered before any interceptor ran (a deadline
+ * that passed while the request was read, say), for the request's log line, which
+ * would otherwise know only that HTTP said 200.
+ */
+function noteStatusSent(info: RequestInfo | undefined, status: string | null | undefined): void {
+  if (info && info.outcome.code === undefined && status) info.outcome.code = codeName(Number(status) as Code);
+}
 
 /** The body's first chunk, and the body again from it (both undefined when it had none). */
 async function firstChunk(

@@ -29,6 +29,7 @@ import { SERVICE_VERSION } from "../service-version.js";
 import { relabelParseFailures } from "../rpc/parse-failures.js";
 import { createErrorInterceptor } from "../rpc/error-interceptor.js";
 import { createBindingProblemsInterceptor } from "../rpc/input-problems.js";
+import { outsideAnyCall } from "../load-control/caller-watch.js";
 import { requestInfoKey, requestInfoOf } from "../load-control/request-info.js";
 import { withKeptAnswers } from "../rpc/kept-answers.js";
 import { createResponseCaptureInterceptor } from "../rpc/response-capture.js";
@@ -318,10 +319,13 @@ export function createApp({
     }
   }
 
-  return function handle(req: NodeRequest, res: NodeResponse): void {
+  function handle(req: NodeRequest, res: NodeResponse): void {
     beginRequest(req, res, log);
     if (cors?.handle(req, res)) return;
     deferHeadOfGrpcAnswers(req, res);
     connectHandler(req, res);
-  };
+  }
+  // A request may arrive inside another's callbacks (a keep-alive connection's next
+  // request): it must not run as that call's (caller-watch.ts), and stop when it ends.
+  return (req: NodeRequest, res: NodeResponse) => outsideAnyCall(() => handle(req, res));
 }

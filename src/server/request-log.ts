@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
+import { answeredWhole, type NodeRequest, type NodeResponse } from "../transcoding/node-types.js";
 import { attachRequestInfo, protocolOf, type RequestInfo } from "../load-control/request-info.js";
 import { requestPath } from "../transcoding/request-target.js";
+import { outcomeCode } from "../metrics/outcome-code.js";
 import { traceIdOf } from "./trace-context.js";
 
 // CONVENTIONS.md: a caller's own id is kept when it is 1 to 128 of these characters.
@@ -19,29 +20,35 @@ export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): 
   const requestId = typeof offered === "string" && CALLER_REQUEST_ID.test(offered) ? offered : randomUUID();
   // The caller's trace (W3C traceparent), so that its lines join it in their tracing.
   const traceId = traceIdOf(req.headers.traceparent);
-  const info = new LoggedRequest(requestId, log, traceId);
+  const started = performance.now();
+  const info = new LoggedRequest(requestId, log, traceId, started);
   attachRequestInfo(req, info);
   res.setHeader("x-request-id", requestId);
-  const started = performance.now();
   // `on`, not `once`: the response is closed once and then dropped, and `once` costs a wrapper.
   res.on("close", () => {
-    const status = res.statusCode;
-    const path = requestPath(req);
-    const line = {
-      requestId,
-      traceId,
-      method: req.method,
-      path,
-      protocol: protocolOf(req, path),
-      status,
-      code: info.outcome.code,
-      subject: info.outcome.subject,
-      clientId: info.outcome.clientId,
-      // To the microsecond: a double's every digit costs the log line half a microsecond.
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      aborted: !res.writableFinished || undefined,
-    };
-    log[levelOf(status, line.code)](line, "request");
+    // To the microsecond: a double's every digit costs the log line half a microsecond.
+    const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    const finished = answeredWhole(res);
+    // A caller may be gone before the handler has stopped: the line waits for its outcome.
+    info.whenSettled(() => {
+      const status = res.statusCode;
+      const path = requestPath(req);
+      const protocol = protocolOf(req, path);
+      const line = {
+        requestId,
+        traceId,
+        method: req.method,
+        path,
+        protocol,
+        status,
+        code: outcomeCode(info.outcome.code, status, protocol, finished),
+        subject: info.outcome.subject,
+        clientId: info.outcome.clientId,
+        durationMs,
+        aborted: !finished || undefined,
+      };
+      log[levelOf(status, line.code)](line, "request");
+    });
   });
   return info;
 }
@@ -66,12 +73,33 @@ function levelOf(status: number, code: string | undefined): "error" | "warn" | "
 class LoggedRequest implements RequestInfo {
   readonly outcome: RequestInfo["outcome"] = {};
   #child: Logger | undefined;
+  #handlersRunning = 0;
+  #whenSettled: (() => void)[] | undefined;
 
   constructor(
     readonly requestId: string,
     private readonly root: Logger,
     private readonly traceId: string | undefined,
+    readonly receivedAt: number,
   ) {}
+
+  handlerStarted(): () => void {
+    this.#handlersRunning++;
+    let settled = false;
+    return () => {
+      if (settled) return;
+      settled = true;
+      if (--this.#handlersRunning > 0) return;
+      const waiting = this.#whenSettled;
+      this.#whenSettled = undefined;
+      waiting?.forEach((then) => then());
+    };
+  }
+
+  whenSettled(then: () => void): void {
+    if (this.#handlersRunning === 0) then();
+    else (this.#whenSettled ??= []).push(then);
+  }
 
   /** Every line of the request carries its id and its caller's trace id. */
   get log(): Logger {

@@ -1,20 +1,14 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Knex } from "knex";
+import { callerGone, currentCaller } from "../load-control/caller-watch.js";
 
 /**
  * A request's queries end with the request (issue 14): when its caller goes away or its
  * deadline passes, the statement it is running in PostgreSQL is cancelled, so nobody
  * pays for an answer nobody will read.
  *
- * The request's signal reaches the queries through AsyncLocalStorage rather than through
- * every store function's parameters: the admission interceptor runs a call inside
- * `withRequestSignal`, and every query that call starts, however deep, is bound to it.
+ * The request's signal reaches the queries as its caller (caller-watch.ts): every query
+ * a call starts, however deep, is bound to it.
  */
-const requestSignal = new AsyncLocalStorage<AbortSignal>();
-
-export function withRequestSignal<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-  return requestSignal.run(signal, work);
-}
 
 /** What of Knex's PostgreSQL client this uses: its statement runner and its raw connections. */
 interface PgClient {
@@ -28,8 +22,8 @@ interface PgConnection {
 }
 
 /**
- * Binds every statement run inside `withRequestSignal` to its signal: one that has
- * aborted runs nothing, and an abort while it runs sends PostgreSQL a cancel for its
+ * Binds every statement run for a caller (caller-watch.ts) to its signal: one whose
+ * caller no longer waits runs nothing, and an abort while it runs sends PostgreSQL a cancel for its
  * backend (pg_cancel_backend, from a connection of its own, as Knex's own query timeout
  * does: the pool may have none to spare).
  */
@@ -45,9 +39,11 @@ export function cancelQueriesWithTheirRequest(knex: Knex): void {
     }
   };
   client._query = (connection, query) => {
-    const signal = requestSignal.getStore();
-    if (!signal) return run(connection, query);
-    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    const caller = currentCaller();
+    if (!caller) return run(connection, query);
+    const gone = callerGone(caller);
+    if (gone !== undefined) return Promise.reject(gone as Error);
+    const { signal } = caller;
     const onAbort = () => void cancel(connection).catch(() => undefined);
     signal.addEventListener("abort", onAbort, { once: true });
     return run(connection, query).finally(() => signal.removeEventListener("abort", onAbort));

@@ -19,7 +19,7 @@ import { readHttpRoutes, type HttpRoute } from "./http-routes.js";
 import { byteLengthOf, type JsonBytes } from "./json-bytes.js";
 import { fieldJson, messageJson } from "./json-writer.js";
 import { problem, problemFromError, writeJsonBytes, writeProblem } from "./problem-document.js";
-import type { NodeRequest, NodeResponse } from "./node-types.js";
+import { answeredWhole, type NodeRequest, type NodeResponse } from "./node-types.js";
 import { readRequestBody, BodyTooLargeError } from "./request-body.js";
 import { canonicalRequest, createRememberedBindings, spellingOf, type BoundRequest } from "./remembered-bindings.js";
 import { requestPath, splitRequestTarget } from "./request-target.js";
@@ -312,7 +312,7 @@ async function invoke(
   // body is read, the response's when the connection goes (nodejs/node#40775).
   const abort = new AbortController();
   res.once("close", () => {
-    if (!res.writableFinished) abort.abort();
+    if (!answeredWhole(res)) abort.abort();
   });
   const capture: ResponseCapture = {};
   const response = await handler({

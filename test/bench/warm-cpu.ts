@@ -10,7 +10,6 @@
  *   npm run bench -- --scale 1          # once: generates and imports cpb_bench_1
  *   npm run bench:warm-cpu -- --scale 1 --rate 8000 --seconds 5 --rounds 5
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
 import { startBareServer } from "./peer/bare-server.js";
@@ -19,6 +18,7 @@ import { findClasses } from "./peer/classes.js";
 import { startLoadGenerator } from "./peer/load-generator.js";
 import { operationNamed } from "./peer/operations.js";
 import { AS_OF, benchDatabaseUrl, positiveNumber } from "./peer/options.js";
+import { cpuSeconds } from "./peer/process-cpu.js";
 import { startServerWithIdentity } from "./peer/server-process.js";
 import { median } from "./peer/stats.js";
 import { baseVariant } from "./peer/variants.js";
@@ -33,13 +33,6 @@ const options = new Command("bench:warm-cpu")
   .opts<{ scale: number; rate: number; seconds: number; rounds: number }>();
 
 const databaseUrl = benchDatabaseUrl(options.scale);
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** User plus system CPU of every thread of a process, in seconds. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-}
 
 const narrow = (await withClient(databaseUrl, (client) => findClasses(client, AS_OF)))[0]!;
 const call = operationNamed("POST total program count").call(narrow, baseVariant(narrow));

@@ -146,7 +146,7 @@ t.test("a kept answer goes at once to a recognized caller; anyone else is authen
   t.same(authenticated, [TOKEN], "without authenticating it");
   t.match(
     logLines.at(-1),
-    { msg: "request", subject: "recent broker", code: undefined },
+    { msg: "request", subject: "recent broker", code: "ok" },
     "the caller is named in the log line",
   );
   t.equal((await get(query, "Bearer unknown")).status, 401, "an unrecognized token is authenticated, and refused");

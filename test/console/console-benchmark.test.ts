@@ -203,7 +203,9 @@ t.test(
       /^limit-distribution_[a-z0-9-]+_[a-z0-9-]+_data-v1_\d{4}-\d{2}-\d{2}\.csv$/,
       "the file names the figure, client, coverage, data version and date",
     );
-    const lines = (await readFile((await file.path())!, "utf8")).trim().split(/\r?\n/);
+    const text = await readFile((await file.path())!, "utf8");
+    t.ok(text.startsWith("\uFEFF"), "a UTF-8 byte order mark first, for Excel on Windows (issue 50)");
+    const lines = text.slice(1).trim().split(/\r?\n/);
     const head = lines.slice(0, lines.indexOf(""));
     t.same(
       head.map((line) => line.split(",")[0]),
@@ -212,7 +214,16 @@ t.test(
     );
     t.ok(head[1]!.includes(company.name), "the client's name");
     t.equal(head[4], "Data version,1", "the data version");
-    const csv = lines.slice(lines.indexOf("") + 1);
+    // The client's amount and percentile, as the panel's sentence has them (issue 50), then the table.
+    const afterHead = lines.slice(lines.indexOf("") + 1);
+    const client = afterHead.slice(0, afterHead.indexOf(""));
+    const sentence = await page.getByTestId("limit-sentence").innerText();
+    t.same(
+      client,
+      [`Client limit,${CLIENT_PROGRAM.Limit}`, `Client percentile,${/in the (\d+\w\w) percentile/.exec(sentence)![1]}`],
+      "the client's limit and its percentile, as the sentence says",
+    );
+    const csv = afterHead.slice(afterHead.indexOf("") + 1);
     const bands = (assessment.limitDistribution as { bands: { bandSeq: number; programCount: number }[] }).bands;
     t.equal(csv[0], "Band,Band label,Programs,Client band", "a header row");
     const rows = csv.slice(1).map((line) => line.split(","));

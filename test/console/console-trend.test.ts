@@ -40,9 +40,14 @@ const shownMoney = (value: number | null) => (value === null ? "–" : money(new
 const shownChange = (value: number | null) => (value === null ? "–" : `${value > 0 ? "+" : ""}${value}%`);
 
 /** What the table view must say for an API period, cell by cell. */
+/** CONSOLE_THIN_GROUP_PROGRAMS of the console stack (helpers/console-stack.ts). */
+const THIN_PROGRAMS = 5;
+
 function expectedCells(period: ApiPeriod): Record<string, string> {
   if (period.withheld) return {};
   const cells: Record<string, string> = { "trend-programs": period.programCount!.toLocaleString("en-US") };
+  // Fewer programs than the stack's thin threshold (5): marked beside the period (issue 50).
+  if (period.programCount! < THIN_PROGRAMS) cells["trend-thin"] = "(few programs: read with care)";
   for (const m of MEASURES) {
     const q = period[m];
     cells[`trend-${m}-q1`] = shownMoney(q?.firstQuartile ?? null);
@@ -56,12 +61,14 @@ function expectedCells(period: ApiPeriod): Record<string, string> {
 /** The medians the chart was given, per measure, oldest first (the chart's element holds its ECharts instance). */
 async function chartedMedians(page: Page): Promise<Record<string, (number | null)[]>> {
   return page.locator('[data-testid="trend-chart"] .chart-canvas').evaluate((element) => {
-    type Series = { name: string; data: (number | null)[] }[];
+    // A thin period's median is an object with its own symbol (issue 50): its value is what is drawn.
+    type Series = { name: string; data: (number | null | { value: number | null })[] }[];
     // No chart yet, or one with nothing drawn: no medians, which the comparison then shows.
     const chart = (element as unknown as { chart?: { getOption(): { series: Series } | undefined } }).chart;
     const medians: Record<string, (number | null)[]> = {};
     for (const s of chart?.getOption()?.series ?? [])
-      if (s.name.endsWith(" median")) medians[s.name.replace(" median", "")] = s.data;
+      if (s.name.endsWith(" median"))
+        medians[s.name.replace(" median", "")] = s.data.map((d) => (d !== null && typeof d === "object" ? d.value : d));
     return medians;
   });
 }
@@ -177,7 +184,9 @@ t.test(
       /^market-trend-6m_[a-z0-9-]+_[a-z0-9-]+_data-v1_\d{4}-\d{2}-\d{2}\.csv$/,
       "named after the figure and its periods, client, coverage, data version and date",
     );
-    const lines = (await readFile((await file.path())!, "utf8")).trim().split(/\r?\n/);
+    const text = await readFile((await file.path())!, "utf8");
+    t.ok(text.startsWith("\uFEFF"), "a UTF-8 byte order mark first, for Excel on Windows");
+    const lines = text.slice(1).trim().split(/\r?\n/);
     const blank = lines.indexOf("");
     t.same(
       lines.slice(0, blank).map((line) => line.split(",")[0]),
@@ -199,15 +208,17 @@ t.test(
         r["RPM median change %"],
         r.Programs,
       ]),
-      api.periods.map((p) => [
-        p.periodEnd,
-        String(p.limit?.median ?? ""),
-        String(p.premium?.median ?? ""),
-        String(p.rpm?.median ?? ""),
-        String(p.rpmMedianChangePercent ?? ""),
-        String(p.programCount ?? ""),
-      ]),
-      "a row per period, newest first as the API answers, with its medians, change and programs",
+      [...api.periods]
+        .reverse()
+        .map((p) => [
+          p.periodEnd,
+          String(p.limit?.median ?? ""),
+          String(p.premium?.median ?? ""),
+          String(p.rpm?.median ?? ""),
+          String(p.rpmMedianChangePercent ?? ""),
+          String(p.programCount ?? ""),
+        ]),
+      "a row per period, oldest first as the screen shows them, with its medians, change and programs",
     );
 
     const refused = (problem: string) => problem.includes("status of 503");

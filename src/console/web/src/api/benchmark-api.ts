@@ -135,21 +135,74 @@ const odataString = (text: string) => `'${text.replaceAll("'", "''")}'`;
  * Campbell Corp."): one OData `contains` per word, case-insensitive (SEMANTICS.md 10).
  */
 export function companySearchFilter(text: string): string {
-  const words = text
+  return words(text)
+    .map((word) => `contains(CompanyName,${odataString(word)})`)
+    .join(" and ");
+}
+
+const words = (text: string) =>
+  text
     .trim()
     .split(/\s+/)
     .filter((w) => w !== "");
-  return words.map((word) => `contains(CompanyName,${odataString(word)})`).join(" and ");
+
+/** What may stand before a word inside a name: `Crescent "Gold Star" Staffing`, `Smith-Jones`, `Acme (US)`. */
+const WORD_BREAKS = [" ", '"', "-", "(", "/", "&"];
+
+/**
+ * Companies each of whose typed words starts a word of the name ("crescent fin" finds
+ * "Crescent Financial" but not "Crescent Staffing", whose "fin" is inside a word).
+ */
+export function companyWordStartFilter(text: string): string {
+  return words(text)
+    .map((word) => {
+      const starts = [
+        `startswith(CompanyName,${odataString(word)})`,
+        ...WORD_BREAKS.map((mark) => `contains(CompanyName,${odataString(mark + word)})`),
+      ];
+      return `(${starts.join(" or ")})`;
+    })
+    .join(" and ");
 }
 
-export function searchCompanies(
+/**
+ * A page of the companies whose name holds every word typed, those whose words start
+ * with the typed words first (issue 50: "crescent fin" ranked `Crescent "Gold Star"
+ * Staffing` first, so ArrowDown then Enter picked the wrong client). Two searches, paged
+ * one after the other: the word starts, then the rest of the `contains` hits.
+ */
+export async function searchCompanies(
   api: ApiClient,
   text: string,
   top: number,
   skip: number,
   signal?: AbortSignal,
 ): Promise<Answer<CompanyPage>> {
-  return api.get("/company", { $filter: companySearchFilter(text), $top: top, $skip: skip || undefined }, signal);
+  const starts = companyWordStartFilter(text);
+  const first = await api.get<CompanyPage>(
+    "/company",
+    { $filter: starts, $top: top, $skip: skip || undefined },
+    signal,
+  );
+  const firstTotal = first.data.totalCount;
+  const room = top - first.data.data.length;
+  const rest = await api.get<CompanyPage>(
+    "/company",
+    {
+      $filter: `${companySearchFilter(text)} and not (${starts})`,
+      $top: room,
+      $skip: Math.max(0, skip - firstTotal) || undefined,
+    },
+    signal,
+  );
+  return {
+    ...first,
+    data: {
+      data: [...first.data.data, ...rest.data.data],
+      totalCount: firstTotal + rest.data.totalCount,
+      hasMoreResults: skip + top < firstTotal + rest.data.totalCount,
+    },
+  };
 }
 
 export function getCompany(api: ApiClient, id: number | string, signal?: AbortSignal): Promise<Answer<Company>> {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { money } from "../figures/format.js";
-import { parseAmount } from "../state/amount-text.js";
+import { parseAmount, readAmount } from "../state/amount-text.js";
 
 interface AmountFieldProps {
   id: string;
@@ -13,6 +13,8 @@ interface AmountFieldProps {
   required?: boolean;
   /** A problem of the group this field is part of (the range's low end above its high end): marked here. */
   error?: string | undefined;
+  /** Zero is refused: a limit of $0 covers nothing and has no rate per million. */
+  positive?: boolean;
 }
 
 /**
@@ -27,15 +29,15 @@ export function AmountField({
   unit = "dollars",
   required = false,
   error,
+  positive = false,
 }: AmountFieldProps) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
-  const parsed = parseAmount(text);
-  const invalid = text.trim() !== "" && parsed === null;
+  const problem = amountProblem(text, positive, label);
+  const parsed = problem === undefined ? parseAmount(text) : null;
+  const invalid = problem !== undefined;
   const readBack = parsed !== null ? (unit === "dollars" ? money(parsed) : Number(parsed).toLocaleString("en-US")) : "";
-  const note = invalid
-    ? "An amount, up to 2 decimals; 250K, 5M and 1.2B are read as thousands, millions and billions."
-    : (error ?? readBack);
+  const note = problem ?? error ?? readBack;
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -59,4 +61,13 @@ export function AmountField({
       </p>
     </div>
   );
+}
+
+/** Why the text typed is not an amount the field takes, or undefined when it is (or is empty). */
+function amountProblem(text: string, positive: boolean, label: string): string | undefined {
+  if (text.trim() === "") return undefined;
+  const reading = readAmount(text);
+  if ("problem" in reading) return reading.problem;
+  if (positive && /^0(\.0*)?$/.test(reading.amount)) return `${label} must be more than $0.`;
+  return undefined;
 }

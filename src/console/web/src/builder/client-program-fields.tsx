@@ -8,8 +8,15 @@ interface ClientProgramFieldsProps {
   group: PeerGroup;
   update: UpdatePeerGroup;
   reference: ReferenceData | null;
-  /** What happened to the amounts with the last change of client, in words ("" for nothing). */
-  notice: string;
+  /** What happened to the amounts with the last change of client, or null for nothing. */
+  notice: ClientNotice | null;
+  onUndo(previous: PeerGroup): void;
+}
+
+/** What a change of client did to its amounts, and the group to go back to. */
+export interface ClientNotice {
+  text: string;
+  undo?: { label: string; group: PeerGroup };
 }
 
 /**
@@ -17,16 +24,26 @@ interface ClientProgramFieldsProps {
  * belong to one client and one coverage (issue 27): a coverage changed since they were
  * entered is said here, with the choice to keep them for the new coverage or clear them.
  */
-export function ClientProgramFields({ group, update, reference, notice }: ClientProgramFieldsProps) {
+export function ClientProgramFields({ group, update, reference, notice, onUndo }: ClientProgramFieldsProps) {
   const stale = group.amountsCoverageId !== "" && group.amountsCoverageId !== group.coverageId;
   return (
     <fieldset class="field-group">
       <legend>The client's program</legend>
       <p class="hint">These place the client among its peers; they do not change the group.</p>
       {notice ? (
-        <p class="hint notice" role="status" data-testid="client-amounts-notice">
-          {notice}
-        </p>
+        <div class="hint notice" role="status">
+          <span data-testid="client-amounts-notice">{notice.text}</span>{" "}
+          {notice.undo ? (
+            <button
+              type="button"
+              class="button-link"
+              data-testid="client-undo"
+              onClick={() => onUndo(notice.undo!.group)}
+            >
+              {notice.undo.label}
+            </button>
+          ) : null}
+        </div>
       ) : null}
       {stale ? (
         <div class="stale-amounts" role="alert" data-testid="amounts-coverage-warning">
@@ -44,7 +61,13 @@ export function ClientProgramFields({ group, update, reference, notice }: Client
           </div>
         </div>
       ) : null}
-      <AmountField id="client-limit" label="Limit" value={group.limit} onCommit={(v) => update({ limit: v })} />
+      <AmountField
+        id="client-limit"
+        label="Limit"
+        value={group.limit}
+        positive
+        onCommit={(v) => update({ limit: v })}
+      />
       <AmountField id="client-premium" label="Premium" value={group.premium} onCommit={(v) => update({ premium: v })} />
       <AmountField
         id="client-retention"

@@ -13,7 +13,7 @@ interface CompanySearchProps {
   /** Why the group's company (from a link) could not be found, shown in place. */
   error: string;
   onChoose(company: CompanySummary): void;
-  /** The box was emptied or left with a name not picked: the group has no client any more. */
+  /** The box was emptied on purpose: the group has no client any more. */
   onClear(): void;
 }
 
@@ -115,6 +115,19 @@ export function CompanySearch({ api, reference, selectedName, error, onChoose, o
 
   const loadMore = () => load(text.trim(), options.length);
 
+  /** The box shows the client's name again, as chosen: an edit left unpicked is undone. */
+  const restoreChosen = () => {
+    search.current?.abort();
+    chosen.current = true;
+    setText(selectedName);
+    setOpen(false);
+    setActive(-1);
+    setStatus({
+      text: `Still ${selectedName}: pick another company from the list, or empty the box for none.`,
+      failed: false,
+    });
+  };
+
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       if (reachable === 0) return;
@@ -137,6 +150,9 @@ export function CompanySearch({ api, reference, selectedName, error, onChoose, o
         event.preventDefault();
         setOpen(false);
         setActive(-1);
+      } else if (!chosen.current && selectedName !== "") {
+        event.preventDefault();
+        restoreChosen();
       }
     }
   };
@@ -165,9 +181,12 @@ export function CompanySearch({ api, reference, selectedName, error, onChoose, o
           chosen.current = false;
           setText(event.currentTarget.value);
         }}
-        // A name typed but not picked, or an emptied box, is no client: the old one must not stay on the report.
+        // Only an emptied box drops the client, on purpose (issue 50): a name edited but not
+        // picked goes back to the client's, so a stray space never loses the client's amounts.
         onChange={() => {
-          if (!chosen.current && selectedName !== "") onClear();
+          if (chosen.current || selectedName === "") return;
+          if (text.trim() === "") onClear();
+          else restoreChosen();
         }}
         onKeyDown={onKeyDown}
         onBlur={() => setOpen(false)}
@@ -188,8 +207,8 @@ export function CompanySearch({ api, reference, selectedName, error, onChoose, o
         {status.text}
       </p>
       <p id="company-search-hint" class="hint">
-        Choosing a company fills in its NAICS code, exposure and organization type, and starts a new client: its amounts
-        are cleared.
+        Choosing a company fills in its NAICS sector, exposure and organization type, and starts a new client: its
+        amounts are cleared.
       </p>
       <ul id="company-listbox" role="listbox" aria-label="Companies" class="listbox" hidden={!expanded}>
         {options.map((company, i) => {

@@ -15,7 +15,7 @@ import {
 import { clientName, type CompanyLookup } from "../state/use-company-lookup.js";
 import type { UpdatePeerGroup } from "../state/use-peer-group.js";
 import { AmountField } from "./amount-field.js";
-import { ClientProgramFields } from "./client-program-fields.js";
+import { ClientProgramFields, type ClientNotice } from "./client-program-fields.js";
 import { exposureOf, prefillFromCompany, rangeAround } from "./company-prefill.js";
 import { CompanySearch } from "./company-search.js";
 import { CoverageField } from "./coverage-field.js";
@@ -44,25 +44,31 @@ interface PeerGroupBuilderProps {
  */
 export function PeerGroupBuilder({ api, group, update, reference, company, refused }: PeerGroupBuilderProps) {
   const [companyError, setCompanyError] = useState("");
-  const [amountsNotice, setAmountsNotice] = useState("");
+  const [amountsNotice, setAmountsNotice] = useState<ClientNotice | null>(null);
   const [companyRequests] = useState(createLatestOnly);
   // The group and reference data as they are when an answer arrives, not as they were when the company was picked.
   const current = useRef({ group, reference });
   current.current = { group, reference };
   const selectedName = clientName(company);
 
-  /** The patch that empties the last client's amounts, and the sentence that says whose they were. */
+  /**
+   * The patch that empties the last client's amounts, and the sentence that says whose
+   * they were, with the way back: Undo restores the whole group as it was.
+   */
   const newClient = (nextId: string): Partial<PeerGroup> => {
     const { group: now } = current.current;
     if (nextId === now.companyId || !hasClientAmounts(now)) return {};
     const whose = selectedName ? `${selectedName}'s` : "the last client's";
-    setAmountsNotice(`Cleared ${whose} limit, premium and retention: enter this client's own.`);
+    setAmountsNotice({
+      text: `Cleared ${whose} limit, premium and retention: enter this client's own.`,
+      undo: { label: `Undo: back to ${selectedName || "the last client"}`, group: now },
+    });
     return { ...NO_CLIENT_AMOUNTS };
   };
 
   const chooseCompany = (summary: CompanySummary) => {
     setCompanyError("");
-    setAmountsNotice("");
+    setAmountsNotice(null);
     const isLatest = companyRequests.begin();
     const id = String(summary.id);
     // The search rows lack NAICS and exposure; the company record has them (SEMANTICS.md 10).
@@ -85,7 +91,7 @@ export function PeerGroupBuilder({ api, group, update, reference, company, refus
   const clearCompany = () => {
     companyRequests.begin();
     setCompanyError("");
-    setAmountsNotice("");
+    setAmountsNotice(null);
     update({ ...newClient(""), companyId: "" });
   };
 
@@ -165,7 +171,16 @@ export function PeerGroupBuilder({ api, group, update, reference, company, refus
       </fieldset>
       <OrganizationTypesField group={group} update={update} reference={reference} />
       <WindowField group={group} update={update} />
-      <ClientProgramFields group={group} update={update} reference={reference} notice={amountsNotice} />
+      <ClientProgramFields
+        group={group}
+        update={update}
+        reference={reference}
+        notice={amountsNotice}
+        onUndo={(previous) => {
+          setAmountsNotice(null);
+          update(previous);
+        }}
+      />
     </form>
   );
 }

@@ -14,8 +14,12 @@ interface CsvLinkProps {
  * works from the keyboard like any link, and nothing is sent to a server.
  */
 export function CsvLink({ filename, rows, testId, label = "Download CSV" }: CsvLinkProps) {
-  // The figures' CSVs are ASCII (band labels, ids, amounts): no byte order mark needed.
-  const url = useMemo(() => URL.createObjectURL(new Blob([toCsv(rows)], { type: "text/csv;charset=utf-8" })), [rows]);
+  // A byte order mark first: without it Excel on Windows reads UTF-8 as its ANSI code
+  // page, and a client named "Bäcker" comes out as "BÃ¤cker" (issue 50).
+  const url = useMemo(
+    () => URL.createObjectURL(new Blob(["\uFEFF", toCsv(rows)], { type: "text/csv;charset=utf-8" })),
+    [rows],
+  );
   useEffect(() => () => URL.revokeObjectURL(url), [url]);
   return (
     <a class="csv-link no-print" href={url} download={filename} data-testid={testId}>

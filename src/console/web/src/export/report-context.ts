@@ -12,7 +12,15 @@ import type { CsvRows } from "./csv.js";
 export interface ReportContext {
   client: string;
   coverage: string;
+  /** The peer group in one line, its window last. */
   group: string;
+  /** The same without the window, for figures that do not use it (the market trend). */
+  groupWithoutWindow: string;
+  /**
+   * Set when the client's amounts were entered for another coverage than the group's: each
+   * figure placing them, and each CSV, says so (issue 50); "" otherwise.
+   */
+  amountsNote: string;
   dataVersion: string;
   /** ISO date, e.g. 2025-06-30. */
   date: string;
@@ -21,8 +29,12 @@ export interface ReportContext {
 const amount = (text: string, unit: "dollars" | "count") =>
   text === "" ? "?" : unit === "dollars" ? money(text) : count(Number(text));
 
-/** The peer group in one line, as the report's footer and the CSVs' header print it. */
-export function describeGroup(group: PeerGroup, reference: ReferenceData | null): string {
+/** The peer group in one line, as the report's footer and the CSVs' header print it; `date` dates the window. */
+export function describeGroup(group: PeerGroup, reference: ReferenceData | null, date: string): string {
+  return `${describeGroupWithoutWindow(group, reference)}; ${windowText(group, date)}`;
+}
+
+function describeGroupWithoutWindow(group: PeerGroup, reference: ReferenceData | null): string {
   const unit = group.exposureType === "Employees" ? "count" : "dollars";
   const lobs = group.lineOfBusinessId.map((id) => lineOfBusinessName(reference, group.coverageId, id));
   return [
@@ -32,8 +44,24 @@ export function describeGroup(group: PeerGroup, reference: ReferenceData | null)
     group.organizationType.length
       ? group.organizationType.map((code) => organizationTypeName(reference, code)).join(", ")
       : "all organization types",
-    `programs from ${group.oldestTrailing} months ago to ${group.newestTrailing === 0 ? "today" : `${group.newestTrailing} months ago`}`,
   ].join("; ");
+}
+
+/**
+ * The window as dates, one format (ISO) everywhere (issue 50: "24 months ago to today"
+ * on paper is no date at all): months back from `date`, the day the figures were read.
+ */
+export function windowText(group: PeerGroup, date: string): string {
+  return `programs from ${monthsBefore(date, group.oldestTrailing)} to ${monthsBefore(date, group.newestTrailing)}`;
+}
+
+/** The ISO date `months` months before `date`, on the same day, or the month's last when it has none. */
+export function monthsBefore(date: string, months: number): string {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  const index = year * 12 + (month - 1) - months;
+  const [y, m] = [Math.floor(index / 12), (index % 12) + 1];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(Math.min(day, last)).padStart(2, "0")}`;
 }
 
 export function reportContext(
@@ -42,12 +70,18 @@ export function reportContext(
   client: string,
   now = new Date(),
 ): ReportContext {
+  const date = now.toISOString().slice(0, 10);
   return {
     client,
     coverage: coverageName(reference, group.coverageId),
-    group: describeGroup(group, reference),
+    group: describeGroup(group, reference, date),
+    groupWithoutWindow: describeGroupWithoutWindow(group, reference),
+    amountsNote:
+      group.amountsCoverageId !== "" && group.amountsCoverageId !== group.coverageId
+        ? `The client's amounts were entered for ${coverageName(reference, group.amountsCoverageId)}, not ${coverageName(reference, group.coverageId)}: their percentiles place them among ${coverageName(reference, group.coverageId)} peers.`
+        : "",
     dataVersion: reference ? String(reference.datasetVersion) : "unknown",
-    date: now.toISOString().slice(0, 10),
+    date,
   };
 }
 
@@ -71,13 +105,17 @@ export function csvFilename(figure: string, context: ReportContext): string {
   );
 }
 
-/** The lines above a CSV's table, then a blank line: what the figures are for. */
-export function csvHeaderRows(figureTitle: string, context: ReportContext): CsvRows {
+/**
+ * The lines above a CSV's table, then a blank line: what the figures are for. `span`
+ * replaces the window for a figure that does not use it (the trend's periods).
+ */
+export function csvHeaderRows(figureTitle: string, context: ReportContext, span?: string): CsvRows {
   return [
     ["Figure", figureTitle],
     ["Client", context.client || "none chosen"],
     ["Coverage", context.coverage],
-    ["Peer group", context.group],
+    ["Peer group", span === undefined ? context.group : `${context.groupWithoutWindow}; ${span}`],
+    ...(context.amountsNote ? [["Note", context.amountsNote]] : []),
     ["Data version", context.dataVersion],
     ["Date", context.date],
     [],

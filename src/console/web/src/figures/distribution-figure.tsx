@@ -6,7 +6,7 @@ import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml, OUTER_BO
 import { useChart } from "../charts/use-chart.js";
 import { bandSeqOf, type DistributionKind } from "./bands.js";
 import { FigurePanel, type FigureCounts } from "./figure-panel.js";
-import { count, money } from "./format.js";
+import { count, money, sentencePercentile } from "./format.js";
 import { csvFilename, csvHeaderRows, type ReportContext } from "../export/report-context.js";
 
 interface DistributionFigureProps {
@@ -99,6 +99,14 @@ export function DistributionFigure({
   const rows = useMemo(
     () => [
       ...csvHeaderRows(TITLES[kind], context),
+      // The client's amount and where it stands, as the panel's sentence says (issue 50).
+      ...(hasClient && distribution
+        ? [
+            [`Client ${kind}`, clientAmount],
+            ["Client percentile", sentencePercentile(distribution.chartDescription) ?? ""],
+            [],
+          ]
+        : []),
       ["Band", "Band label", "Programs", "Client band"],
       ...bands.map((band) => [
         band.bandSeq,
@@ -107,7 +115,7 @@ export function DistributionFigure({
         band.bandSeq === clientSeq ? "yes" : "",
       ]),
     ],
-    [bands, clientSeq, context, kind],
+    [bands, clientSeq, context, kind, hasClient, distribution, clientAmount],
   );
 
   return (
@@ -125,6 +133,7 @@ export function DistributionFigure({
       printSize="distribution"
       sentence={distribution?.chartDescription}
       guidance={hasClient ? undefined : `Enter the client's ${kind} to see where it stands among its peers.`}
+      clientNote={hasClient ? context.amountsNote || undefined : undefined}
       description={description}
       csv={distribution ? { filename: csvFilename(`${kind}-distribution`, context), rows } : null}
       printNumbers={

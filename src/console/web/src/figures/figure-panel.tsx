@@ -10,6 +10,12 @@ export interface FigureCounts {
   losses: number | null;
   /** Says what the program count covers when it is not the figure's own window. */
   programsNote?: string;
+  /**
+   * What the loss count covers. Most panels' count has no date filter (SEMANTICS.md 8)
+   * while the programs are the window's, and the trend's is its periods': labelled, so
+   * "Losses 35" beside a trend of 21 reads as two figures, not as one that disagrees.
+   */
+  lossesLabel?: string;
 }
 
 interface FigurePanelProps {
@@ -29,6 +35,8 @@ interface FigurePanelProps {
   withheld?: string | undefined;
   /** The spec's chart sentence, or another one-line reading of the figure. */
   sentence?: string | undefined;
+  /** A warning about the client's amounts the sentence reads (entered for another coverage). */
+  clientNote?: string | undefined;
   /**
    * Shown instead of the sentence when the client's amount the sentence reads is missing:
    * the API still writes one (of $0, in the 0th percentile), which would mislead.
@@ -74,7 +82,7 @@ export function FigurePanel(props: FigurePanelProps) {
             <dd data-testid={`${id}-programs`}>{counts.programs ?? "–"}</dd>
           </div>
           <div>
-            <dt>Losses</dt>
+            <dt>{counts.lossesLabel ?? "Losses, any date"}</dt>
             <dd data-testid={`${id}-losses`}>{counts.losses ?? "–"}</dd>
           </div>
         </dl>
@@ -97,6 +105,11 @@ export function FigurePanel(props: FigurePanelProps) {
       ) : props.sentence && ready ? (
         <p class="sentence" id={`${id}-sentence`} data-testid={`${id}-sentence`}>
           {props.sentence}
+        </p>
+      ) : null}
+      {props.clientNote && ready && !props.guidance ? (
+        <p class="client-note" role="note" data-testid={`${id}-client-note`}>
+          {props.clientNote}
         </p>
       ) : null}
       <div class="figure-body">

@@ -46,3 +46,11 @@ export function compactMoney(value: number): string {
 export function count(value: number): string {
   return value.toLocaleString("en-US");
 }
+
+/**
+ * The ordinal a chart sentence gives ("81st"), read from the sentence itself: it rounds
+ * the exact rank, which a rank already rounded to 2 decimals could round otherwise.
+ */
+export function sentencePercentile(sentence: string): string | undefined {
+  return /in the (\d+(?:st|nd|rd|th)) percentile/.exec(sentence)?.[1];
+}

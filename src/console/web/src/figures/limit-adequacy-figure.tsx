@@ -1,6 +1,7 @@
 import { useMemo, useState } from "preact/hooks";
 import type { ApiProblem } from "../api/problem.js";
 import type { LimitAdequacy } from "../api/types.js";
+import type { CsvRows } from "../export/csv.js";
 import type { ChartOption } from "../charts/echarts.js";
 import {
   AXIS_FONT,
@@ -17,6 +18,7 @@ import { csvFilename, csvHeaderRows, type ReportContext } from "../export/report
 import { useChart } from "../charts/use-chart.js";
 import { FigurePanel, type FigureCounts } from "./figure-panel.js";
 import { adequacyHeadline } from "./adequacy-headline.js";
+import { paidLosses, type PaidLosses } from "./paid-losses.js";
 import { compactMoney, count, money } from "./format.js";
 
 interface LimitAdequacyFigureProps {
@@ -161,14 +163,16 @@ export function LimitAdequacyFigure({
   const description = !adequacy
     ? "Limit adequacy: not loaded."
     : hasClient
-      ? `Scatter chart of ${count(cases.length)} loss cases by amount, with the client's limit of ${money(adequacy.clientLimit)} and the median peer limit of ${money(adequacy.medianLimit)} drawn as lines. ${adequacy.percentCovered}% of the cases are within the client's limit.`
+      ? `Scatter chart of ${count(cases.length)} loss cases by amount, with the client's limit of ${money(adequacy.clientLimit)} and the median peer limit of ${money(adequacy.medianLimit)} drawn as lines. ${adequacyHeadline(adequacy)}`
       : `Scatter chart of ${count(cases.length)} loss cases by amount, with the median peer limit of ${money(adequacy.medianLimit)} drawn as a line.`;
   const clientLimit = adequacy?.clientLimit ?? 0;
   const covered = (amount: number) => (amount <= clientLimit ? "yes" : "no");
+  const paid = useMemo(() => (adequacy ? paidLosses(adequacy) : null), [adequacy]);
 
   const rows = useMemo(
     () => [
       ...csvHeaderRows("Limit adequacy", context),
+      ...(adequacy && paid ? adequacySummaryRows(adequacy, paid, hasClient) : []),
       ...(hasClient
         ? [
             ["Loss event ID", "Loss amount", "Within client limit"],
@@ -176,7 +180,7 @@ export function LimitAdequacyFigure({
           ]
         : [["Loss event ID", "Loss amount"], ...cases.map((c) => [c.lossEventID, c.lossAmount])]),
     ],
-    [cases, clientLimit, hasClient, context],
+    [adequacy, paid, cases, clientLimit, hasClient, context],
   );
   // The largest cases, largest first, for the printed report (the list is ordered smallest first).
   const largest = cases.slice(-LARGEST_PRINTED).reverse();
@@ -218,6 +222,7 @@ export function LimitAdequacyFigure({
         ) : null
       }
       guidance={hasClient ? undefined : "Enter the client's limit to see how many of the peers' losses it would cover."}
+      clientNote={hasClient ? context.amountsNote || undefined : undefined}
       description={description}
       csv={adequacy ? { filename: csvFilename("limit-adequacy", context), rows } : null}
       chart={
@@ -240,17 +245,35 @@ export function LimitAdequacyFigure({
               <dt>Median peer limit</dt>
               <dd data-testid="adequacy-median-limit">{money(adequacy.medianLimit)}</dd>
             </div>
+            {hasClient && paid && paid.zero > 0 && paid.paid > 0 ? (
+              <div>
+                <dt>Paid losses within the limit</dt>
+                <dd data-testid="adequacy-paid-within">
+                  {paid.percentPaidWithin}% ({count(paid.paidWithin)} of {count(paid.paid)})
+                </dd>
+              </div>
+            ) : null}
             {hasClient ? (
               <div>
-                <dt>Cases covered</dt>
+                <dt>
+                  {paid && paid.zero > 0
+                    ? `All cases within the limit, ${count(paid.zero)} at $0 included`
+                    : "Cases covered"}
+                </dt>
                 <dd data-testid="adequacy-percent-covered">
                   {cases.length > 0 ? `${adequacy.percentCovered}%` : "no cases"}
                 </dd>
               </div>
             ) : null}
+            {paid && paid.zero > 0 ? (
+              <div>
+                <dt>Average paid loss</dt>
+                <dd data-testid="adequacy-average-paid">{paid.paid > 0 ? money(paid.averagePaid) : "none paid"}</dd>
+              </div>
+            ) : null}
             <div>
-              <dt>Average loss</dt>
-              <dd>{money(adequacy.averageLoss)}</dd>
+              <dt>{paid && paid.zero > 0 ? "Average of all cases, $0 included" : "Average loss"}</dt>
+              <dd data-testid="adequacy-average-loss">{money(adequacy.averageLoss)}</dd>
             </div>
             <div>
               <dt>Largest loss</dt>
@@ -295,4 +318,28 @@ export function LimitAdequacyFigure({
       }
     />
   );
+}
+
+/**
+ * The figures above the CSV's case table, as the panel shows them: the API's over every
+ * case, and the paid losses' beside them, labelled; then a blank line.
+ */
+function adequacySummaryRows(adequacy: LimitAdequacy, paid: PaidLosses, hasClient: boolean): CsvRows {
+  return [
+    ...(hasClient ? [["Client limit", adequacy.clientLimit]] : []),
+    ["Median peer limit", adequacy.medianLimit],
+    ["Loss cases", adequacy.listOfCases.length],
+    ["Cases closed at $0", paid.zero],
+    ["Paid losses (above $0)", paid.paid],
+    ...(hasClient
+      ? [
+          ["Paid losses within the client limit (%)", paid.paid > 0 ? paid.percentPaidWithin : ""],
+          ["All cases within the client limit, $0 included (%)", adequacy.percentCovered],
+        ]
+      : []),
+    ["Average paid loss", paid.paid > 0 ? paid.averagePaid : ""],
+    ["Average of all cases, $0 included", adequacy.averageLoss],
+    ["Largest loss", adequacy.maxLoss],
+    [],
+  ];
 }

@@ -6,7 +6,7 @@ import { AXIS_FONT, CLIENT_COLOR, PEER_COLOR, tooltipBase, tooltipHtml, OUTER_BO
 import { maxIncluding, type Extent } from "../charts/axis-range.js";
 import { useChart } from "../charts/use-chart.js";
 import { FigurePanel, type FigureCounts } from "./figure-panel.js";
-import { compactMoney, money } from "./format.js";
+import { compactMoney, money, sentencePercentile } from "./format.js";
 import { csvFilename, csvHeaderRows, type ReportContext } from "../export/report-context.js";
 
 interface RpmFigureProps {
@@ -114,6 +114,7 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem, withheld, 
           ? undefined
           : "Enter the client's limit and premium to see where its rate per million stands among its peers."
       }
+      clientNote={hasClient ? context.amountsNote || undefined : undefined}
       description={description}
       csv={
         rpm
@@ -147,8 +148,17 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem, withheld, 
               <dd>{money(rpm.clientBar)}</dd>
             </div>
             <div>
-              <dt>Percentile</dt>
-              <dd data-testid="rpm-percentile">{rpm.nthPercent}</dd>
+              {/* The sentence's ordinal is this rank rounded: said so, or "81st" beside "80.77" reads as two figures. */}
+              <dt>Percentile rank</dt>
+              <dd>
+                <span data-testid="rpm-percentile">{rpm.nthPercent}</span>
+                {sentencePercentile(rpm.chartDescription) ? (
+                  <span class="fact-note" data-testid="rpm-percentile-rounded">
+                    {" "}
+                    (the sentence's {sentencePercentile(rpm.chartDescription)} percentile, rounded)
+                  </span>
+                ) : null}
+              </dd>
             </div>
           </dl>
         ) : null

@@ -2,35 +2,78 @@ import type { TrendPeriod } from "../api/types.js";
 import type { ChartOption } from "../charts/echarts.js";
 import { AXIS_FONT, MEDIAN_COLOR, PEER_COLOR, tooltipBase, tooltipHtml } from "../charts/theme.js";
 import { compactMoney, count, money } from "./format.js";
-import { TREND_MEASURES, changeOf, changeText, chronological, quartilesOf, withheldReason } from "./trend-rows.js";
+import {
+  TREND_MEASURES,
+  changeOf,
+  changeText,
+  chronological,
+  isThin,
+  quartilesOf,
+  shortPeriodEnd,
+  withheldReason,
+} from "./trend-rows.js";
 
-/** Each measure's share of the chart's height, and the rim kept clear for the print frame. */
+/** Each measure's share of the chart's height. */
 const ROW = 100 / TREND_MEASURES.length;
-const RIM = 8;
+/**
+ * The plots' edges, the same for the three rows, so one period stands at one x in all of
+ * them (issue 50: the limit row was narrower, its periods out of line with those above).
+ * Room enough for "$12.5M" on the left and half a period label on the right, so no row
+ * is shrunk to fit its labels.
+ */
+const LEFT = 64;
+const RIGHT = 36;
 
-/** The x axis label of a period: its end date, and "withheld" under it when it is. */
-export const periodLabel = (period: TrendPeriod) =>
-  period.withheld ? `${period.periodEnd}\n(withheld)` : period.periodEnd;
+/** The x axis label of a period: its month, and under it "withheld", or how few programs it rests on. */
+export const periodLabel = (period: TrendPeriod, thinPrograms: number) => {
+  const month = shortPeriodEnd(period.periodEnd);
+  if (period.withheld) return `${month}\n(withheld)`;
+  return isThin(period, thinPrograms) ? `${month}\n(${count(period.programCount!)} prog.)` : month;
+};
+
+/**
+ * A value axis' ends, from the values it draws: nice numbers a step beyond the outermost,
+ * so no median sits on the axis line and reads as zero (issue 50: a $5M median sat on an
+ * axis starting at $5M); never below 0, where no amount is.
+ */
+export function valueAxisEnds({ min, max }: { min: number; max: number }): { min: number; max: number } {
+  const pad = max > min ? (max - min) * 0.15 : Math.abs(max) * 0.2 || 1;
+  return { min: Math.max(0, niceFloor(min - pad)), max: niceCeil(max + pad) };
+}
+
+/** The number at or below `value` with one significant digit: 4.25M is 4M. */
+const niceFloor = (value: number) => {
+  if (value <= 0) return 0;
+  const unit = 10 ** Math.floor(Math.log10(value));
+  return Math.floor(value / unit) * unit;
+};
+
+/** The number at or above `value` with one significant digit (or two, below 2): 5.75M is 6M, 1.15M is 1.2M. */
+const niceCeil = (value: number) => {
+  if (value <= 0) return 0;
+  const unit = 10 ** Math.floor(Math.log10(value)) / (value < 2 * 10 ** Math.floor(Math.log10(value)) ? 10 : 1);
+  return Math.ceil(value / unit) * unit;
+};
 
 /**
  * Small multiples, one row per measure (RPM, premium, limit: their scales differ by orders of
  * magnitude), over the same periods, oldest on the left: the quartile band as a stacked area
  * from Q1 to Q3 and the median as a line. A withheld period, or one without the amount, has
- * no value: a gap in the line, never a zero.
+ * no value: a gap in the line, never a zero. A thin period's median is a hollow point, and
+ * its label says how few programs it rests on.
  */
-export function trendChartOption(periods: readonly TrendPeriod[]): ChartOption {
+export function trendChartOption(periods: readonly TrendPeriod[], thinPrograms: number): ChartOption {
   const ordered = chronological(periods);
-  const labels = ordered.map(periodLabel);
+  const labels = ordered.map((period) => periodLabel(period, thinPrograms));
   const last = TREND_MEASURES.length - 1;
   return {
     animationDuration: 300,
     grid: TREND_MEASURES.map((_, i) => ({
-      left: 64,
-      right: 16,
+      left: LEFT,
+      right: RIGHT,
       top: `${i * ROW + 7}%`,
       height: `${ROW - (i === last ? 22 : 12)}%`,
-      // Each row keeps its labels inside its own third (the last row's period labels too).
-      outerBounds: { left: RIM, right: RIM, top: `${i * ROW}%`, height: `${ROW}%` },
+      outerBoundsMode: "none" as const,
     })),
     tooltip: {
       ...tooltipBase,
@@ -59,7 +102,8 @@ export function trendChartOption(periods: readonly TrendPeriod[]): ChartOption {
       gridIndex: i,
       data: labels,
       boundaryGap: false,
-      axisLabel: { show: i === last, interval: 0, fontSize: AXIS_FONT - 1, hideOverlap: true },
+      // One time axis, under the last row; its labels skipped where they would touch.
+      axisLabel: { show: i === last, interval: "auto" as const, fontSize: AXIS_FONT - 1, hideOverlap: true },
       axisTick: { alignWithLabel: true },
     })),
     yAxis: TREND_MEASURES.map((measure, i) => ({
@@ -69,7 +113,8 @@ export function trendChartOption(periods: readonly TrendPeriod[]): ChartOption {
       nameLocation: "end" as const,
       nameGap: 6,
       nameTextStyle: { align: "left" as const, fontSize: AXIS_FONT },
-      scale: true,
+      min: (extent: { min: number; max: number }) => valueAxisEnds(extent).min,
+      max: (extent: { min: number; max: number }) => valueAxisEnds(extent).max,
       splitNumber: 2,
       axisLabel: { formatter: compactMoney, fontSize: AXIS_FONT - 1 },
     })),
@@ -111,7 +156,11 @@ export function trendChartOption(periods: readonly TrendPeriod[]): ChartOption {
           symbolSize: 6,
           lineStyle: { color: MEDIAN_COLOR, width: 2 },
           itemStyle: { color: MEDIAN_COLOR },
-          data: values.map((q) => q?.median ?? null),
+          data: values.map((q, k) =>
+            isThin(ordered[k]!, thinPrograms)
+              ? { value: q?.median ?? null, symbol: "emptyCircle", symbolSize: 9 }
+              : (q?.median ?? null),
+          ),
         },
       ];
     }),

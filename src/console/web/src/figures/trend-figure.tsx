@@ -8,12 +8,14 @@ import type { PeriodMonths } from "../state/peer-group.js";
 import { FigurePanel } from "./figure-panel.js";
 import { count, money } from "./format.js";
 import { PeriodSwitch } from "./period-switch.js";
+import { periodsText, trendHeadline } from "./trend-headline.js";
 import { trendChartOption, trendDescription } from "./trend-chart-option.js";
 import {
   TREND_MEASURES,
   changeOf,
   changeText,
   chronological,
+  isThin,
   quartilesOf,
   trendCsvRows,
   withheldReason,
@@ -22,6 +24,8 @@ import {
 
 interface TrendFigureProps {
   trend: MarketTrend | null;
+  /** Periods on fewer programs are marked and never headlined (CONSOLE_THIN_GROUP_PROGRAMS). */
+  thinPrograms: number;
   periodMonths: PeriodMonths;
   onPeriodMonths: (months: PeriodMonths) => void;
   loading: boolean;
@@ -59,16 +63,27 @@ function MeasureCells({
  * figures' cells: its figures are unknown, not zero. `quartiles` adds Q1 and Q3 (the screen's
  * table; paper has the medians and changes, the band is on the chart).
  */
-function PeriodRow({ period, quartiles }: { period: TrendPeriod; quartiles: boolean }) {
+function PeriodRow({ period, quartiles, thin }: { period: TrendPeriod; quartiles: boolean; thin: boolean }) {
   const span = TREND_MEASURES.length * (quartiles ? 4 : 2) + 1;
   return (
-    <tr data-testid="trend-row" data-period-end={period.periodEnd} class={period.withheld ? "withheld-row" : undefined}>
+    <tr
+      data-testid="trend-row"
+      data-period-end={period.periodEnd}
+      class={period.withheld ? "withheld-row" : thin ? "thin-row" : undefined}
+    >
       <th scope="row">
         {quartiles ? `${period.periodStart} – ` : ""}
         {period.periodEnd}
+        {thin ? (
+          <span class="thin-mark" data-testid="trend-thin">
+            {" "}
+            (few programs: read with care)
+          </span>
+        ) : null}
       </th>
       {period.withheld ? (
-        <td colSpan={span} data-testid="trend-withheld">
+        // First, beside the period: a reason 1,700 px to the right, past the scroll, looked like blank figures.
+        <td colSpan={span} class="withheld-cell" data-testid="trend-withheld">
           Withheld: {withheldReason(period.withheld)}
         </td>
       ) : (
@@ -87,10 +102,12 @@ function TrendTable({
   periods,
   quartiles,
   caption,
+  thinPrograms,
 }: {
   periods: readonly TrendPeriod[];
   quartiles: boolean;
   caption: string;
+  thinPrograms: number;
 }) {
   return (
     <table class={quartiles ? undefined : "band-counts trend-numbers"}>
@@ -111,7 +128,7 @@ function TrendTable({
       </thead>
       <tbody>
         {periods.map((period) => (
-          <PeriodRow key={period.periodEnd} period={period} quartiles={quartiles} />
+          <PeriodRow key={period.periodEnd} period={period} quartiles={quartiles} thin={isThin(period, thinPrograms)} />
         ))}
       </tbody>
     </table>
@@ -123,9 +140,17 @@ function TrendTable({
  * RPM, premium and limit per period, with the medians' changes, over 12-, 6- or 3-month
  * periods. It rests on every program of the group in those periods, not on the window.
  */
-export function TrendFigure({ trend, periodMonths, onPeriodMonths, loading, problem, context }: TrendFigureProps) {
+export function TrendFigure({
+  trend,
+  thinPrograms,
+  periodMonths,
+  onPeriodMonths,
+  loading,
+  problem,
+  context,
+}: TrendFigureProps) {
   const periods = useMemo(() => trend?.periods ?? [], [trend]);
-  const option = useMemo(() => (trend ? trendChartOption(trend.periods) : null), [trend]);
+  const option = useMemo(() => (trend ? trendChartOption(trend.periods, thinPrograms) : null), [trend, thinPrograms]);
   const ref = useChart(option, "trend");
   const answered = periods.filter((p) => !p.withheld);
   const withheldCount = periods.length - answered.length;
@@ -138,16 +163,18 @@ export function TrendFigure({ trend, periodMonths, onPeriodMonths, loading, prob
       (withheldCount ? `; ${withheldCount} withheld period${withheldCount === 1 ? " is" : "s are"} not counted.` : ".")
     : undefined;
   const rows = useMemo(
-    () => [...csvHeaderRows(`${TITLE}, ${months}-month periods`, context), ...trendCsvRows(periods)],
-    [periods, months, context],
+    () => [
+      ...csvHeaderRows(`${TITLE}, ${months}-month periods`, context, periodsText(periods, months)),
+      ...trendCsvRows(periods, thinPrograms),
+    ],
+    [periods, months, context, thinPrograms],
   );
-  const newest = answered[0];
 
   return (
     <FigurePanel
       id="trend"
       title={TITLE}
-      counts={{ programs, losses, ...(note ? { programsNote: note } : {}) }}
+      counts={{ programs, losses, lossesLabel: "Losses in the periods", ...(note ? { programsNote: note } : {}) }}
       loading={loading}
       hasData={trend !== null}
       problem={problem}
@@ -157,11 +184,7 @@ export function TrendFigure({ trend, periodMonths, onPeriodMonths, loading, prob
           : undefined
       }
       controls={<PeriodSwitch value={periodMonths} onChange={onPeriodMonths} />}
-      sentence={
-        newest
-          ? `Newest period, ending ${newest.periodEnd}: median limit ${moneyOrDash(newest.limit?.median)} (${changeText(newest.limitMedianChangePercent)}), median premium ${moneyOrDash(newest.premium?.median)} (${changeText(newest.premiumMedianChangePercent)}), median RPM ${moneyOrDash(newest.rpm?.median)} (${changeText(newest.rpmMedianChangePercent)}) against the period before.`
-          : undefined
-      }
+      sentence={trend ? trendHeadline(periods, thinPrograms) : undefined}
       description={trend ? trendDescription(periods, months) : `${TITLE}: not loaded.`}
       csv={trend ? { filename: csvFilename(`market-trend-${months}m`, context), rows } : null}
       printSize="trend"
@@ -170,6 +193,7 @@ export function TrendFigure({ trend, periodMonths, onPeriodMonths, loading, prob
           periods={chronological(periods)}
           quartiles={false}
           caption={`Medians per ${months}-month period, and change from the period before`}
+          thinPrograms={thinPrograms}
         />
       }
       chart={<div class="chart-canvas chart-canvas-tall" ref={ref} />}
@@ -178,6 +202,7 @@ export function TrendFigure({ trend, periodMonths, onPeriodMonths, loading, prob
           periods={chronological(periods)}
           quartiles
           caption={`${TITLE}: quartiles per ${months}-month period, oldest first`}
+          thinPrograms={thinPrograms}
         />
       }
     />

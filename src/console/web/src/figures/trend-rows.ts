@@ -37,11 +37,26 @@ export function withheldReason(withheld: NonNullable<TrendPeriod["withheld"]>): 
 export const chronological = (periods: readonly TrendPeriod[]) => [...periods].reverse();
 
 /**
- * The trend's CSV table, one row a period (newest first, as the API answers): every
- * quartile and change, retention's too; a withheld period keeps its dates and losses and
- * says why, with its figures left empty rather than written as zeros.
+ * A period answered on fewer programs than the console's thin threshold
+ * (CONSOLE_THIN_GROUP_PROGRAMS): its medians move with one program, so it is marked,
+ * and no change from or to it is headlined (issue 50: "+93.97%" rested on 3 programs).
  */
-export function trendCsvRows(periods: readonly TrendPeriod[]): CsvRows {
+export const isThin = (period: TrendPeriod, thinPrograms: number) =>
+  !period.withheld && period.programCount !== null && period.programCount < thinPrograms;
+
+/** "Aug 2026": a period's end on a time axis, short enough for twelve of them side by side. */
+export function shortPeriodEnd(periodEnd: string): string {
+  const [year, month] = periodEnd.split("-");
+  const name = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][Number(month) - 1];
+  return name ? `${name} ${year}` : periodEnd;
+}
+
+/**
+ * The trend's CSV table, one row a period, oldest first as the screen shows them: every
+ * quartile and change, retention's too; a withheld period keeps its dates and losses and
+ * says why, with its figures left empty rather than written as zeros; a thin one says so.
+ */
+export function trendCsvRows(periods: readonly TrendPeriod[], thinPrograms: number): CsvRows {
   const amounts = ["limit", "premium", "retention", "rpm"] as const;
   const names = { limit: "Limit", premium: "Premium", retention: "Retention", rpm: "RPM" };
   const changes = {
@@ -54,11 +69,11 @@ export function trendCsvRows(periods: readonly TrendPeriod[]): CsvRows {
     header.push(`${names[a]} count`, `${names[a]} first quartile`, `${names[a]} median`, `${names[a]} third quartile`);
     if (a !== "retention") header.push(`${names[a]} median change %`);
   }
-  header.push("Withheld");
+  header.push("Withheld", `Fewer than ${thinPrograms} programs`);
   const cell = (value: number | null | undefined) => (value === null || value === undefined ? "" : value);
   return [
     header,
-    ...periods.map((p) => {
+    ...chronological(periods).map((p) => {
       const row: (string | number)[] = [
         p.periodStart,
         p.periodEnd,
@@ -71,7 +86,7 @@ export function trendCsvRows(periods: readonly TrendPeriod[]): CsvRows {
         row.push(cell(q?.count), cell(q?.firstQuartile), cell(q?.median), cell(q?.thirdQuartile));
         if (a !== "retention") row.push(cell(p[changes[a]]));
       }
-      row.push(p.withheld ? withheldReason(p.withheld) : "");
+      row.push(p.withheld ? withheldReason(p.withheld) : "", isThin(p, thinPrograms) ? "yes: read with care" : "");
       return row;
     }),
   ];

@@ -149,6 +149,7 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
             context={context}
           />
           <TrendFigure
+            thinPrograms={thinGroupPrograms}
             trend={trend.answer?.data ?? null}
             periodMonths={group.periodMonths}
             onPeriodMonths={(periodMonths) => update({ periodMonths })}

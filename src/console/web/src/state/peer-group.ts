@@ -3,6 +3,8 @@
  * query so a peer group is a link (issue 16). Query names are the API's own (spec 2.1,
  * 2.2) so a link reads like the request it makes; defaults are left out of the link.
  */
+import { parseAmount } from "./amount-text.js";
+
 export const EXPOSURE_TYPES = ["Revenues", "Employees", "Market Cap"] as const;
 export type ExposureType = (typeof EXPOSURE_TYPES)[number];
 
@@ -61,6 +63,15 @@ const oneOf = <T extends number>(allowed: readonly T[], value: string | null, fa
   return value !== null && (allowed as readonly number[]).includes(n) ? (n as T) : fallback;
 };
 
+/**
+ * An amount from a link, read as a typed one is ("2M" is 2000000); one that is not an
+ * amount stays as it was, for its field to mark.
+ */
+const amountParam = (value: string | null) => {
+  const text = value ?? "";
+  return parseAmount(text) ?? text;
+};
+
 /** Reads a peer group from a query string; anything unreadable falls back to its default. */
 export function parsePeerGroup(search: string): PeerGroup {
   const q = new URLSearchParams(search);
@@ -71,14 +82,14 @@ export function parsePeerGroup(search: string): PeerGroup {
     coverageId: q.get("coverageId") ?? "",
     lineOfBusinessId: list(q.get("lineOfBusinessId")).filter((id) => id !== "0"),
     exposureType: EXPOSURE_TYPES.find((t) => t === exposure) ?? "Revenues",
-    exposureRangeLow: q.get("exposureRangeLow") ?? "",
-    exposureRangeHigh: q.get("exposureRangeHigh") ?? "",
+    exposureRangeLow: amountParam(q.get("exposureRangeLow")),
+    exposureRangeHigh: amountParam(q.get("exposureRangeHigh")),
     organizationType: list(q.get("organizationType")).filter((code) => code.toLowerCase() !== "all"),
     oldestTrailing: oneOf(OLDEST_TRAILING, q.get("oldestTrailing"), DEFAULT_OLDEST),
     newestTrailing: oneOf(NEWEST_TRAILING, q.get("newestTrailing"), DEFAULT_NEWEST),
-    limit: q.get("limit") ?? "",
-    premium: q.get("premium") ?? "",
-    retention: q.get("retention") ?? "",
+    limit: amountParam(q.get("limit")),
+    premium: amountParam(q.get("premium")),
+    retention: amountParam(q.get("retention")),
     amountsCoverageId: q.get("amountsCoverageId") ?? "",
     periodMonths: oneOf(PERIOD_MONTHS, q.get("periodMonths"), DEFAULT_PERIOD_MONTHS),
   };
@@ -141,7 +152,7 @@ export function absentInputs(group: PeerGroup): string[] {
   const problems: string[] = [];
   if (group.naics.length === 0) problems.push("Choose at least one NAICS code.");
   if (group.coverageId === "") problems.push("Choose a coverage.");
-  if (!isAmount(group.exposureRangeLow) || !isAmount(group.exposureRangeHigh))
+  if (group.exposureRangeLow.trim() === "" || group.exposureRangeHigh.trim() === "")
     problems.push("Enter the exposure range (both ends).");
   return problems;
 }
@@ -151,6 +162,8 @@ export function invalidInputs(group: PeerGroup): string[] {
   const problems: string[] = [];
   if (group.naics.some((code) => !/^\d{2,3}$/.test(code))) problems.push("NAICS codes have 2 or 3 digits.");
   if (group.coverageId !== "" && !/^\d+$/.test(group.coverageId)) problems.push("A coverage id is a number.");
+  for (const end of [group.exposureRangeLow, group.exposureRangeHigh])
+    if (end.trim() !== "" && !isAmount(end)) problems.push(`The exposure range's “${end}” is not an amount.`);
   if (isRangeReversed(group)) problems.push("The exposure range's low end is above its high end.");
   if (group.newestTrailing >= group.oldestTrailing)
     problems.push("The window's newest end must be more recent than its oldest end.");
@@ -162,6 +175,7 @@ export function invalidInputs(group: PeerGroup): string[] {
     if (value !== "" && !isAmount(value))
       problems.push(`The client's ${name} must be an amount in dollars, up to 2 decimals.`);
   }
+  if (isAmount(group.limit) && Number(group.limit) === 0) problems.push("The client's limit must be more than $0.");
   return problems;
 }
 

@@ -1,0 +1,224 @@
+// Issue 50, in Chromium as a broker meets it: no figure a broker could misread, no click
+// that loses the client.
+// - limit adequacy with $0 cases: the paid losses lead, the API's all-cases figure beside
+//   them, labelled, each equal to what the API's own cases give; the CSV says both;
+// - amounts: "5MM" is $5,000,000, "1,5m" is refused as a possible decimal comma, a limit
+//   of $0 is refused, and a link's "2M" is read as a typed one;
+// - the company box: a stray edit keeps the client; emptying it drops the client with an
+//   Undo that brings the whole group back;
+// - search: names whose words start with the typed words come first;
+// - the trend's three rows share one time axis, and no median sits on its axis line.
+import t from "tap";
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { fetchAccessToken } from "../../src/auth/client-credentials.js";
+import { consolePaths, ensureConsoleBuilt } from "../../src/console/console-build.js";
+import { DEV_AUDIENCE, DEV_CLIENT, DEV_SCOPE } from "../../src/dev/dev-identity.js";
+import { startBrowser } from "../helpers/browser.js";
+import {
+  buildGroupFromCompany,
+  busiestCompany,
+  CLIENT_PROGRAM,
+  openSignedIn,
+  startConsoleStack,
+  waitForFigures,
+  watchProblems,
+} from "./helpers/console-stack.js";
+
+const DATA = { companies: 300, programs: 6_000, losses: 600, seed: "console-e2e" };
+const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
+const textOf = (page: Page, testId: string) => page.getByTestId(testId).innerText();
+
+/** Two names that both hold "zephyr" and "fin": the staffing firm, by id first, has "fin" inside a word. */
+const STAFFING = { company_id: 9_000_001, company_name: 'Zephyr "Gold Star" Staffing L.P.', organization_type: "PRV" };
+const FINANCIAL = { company_id: 9_000_002, company_name: "Zephyr Financial Corporation", organization_type: "PRV" };
+
+/** Every chart row's plot rectangle and value-axis extent, with the medians drawn, from the trend's ECharts instance. */
+async function trendAxes(page: Page) {
+  return page.locator('[data-testid="trend-chart"] .chart-canvas').evaluate((element) => {
+    interface Axis {
+      scale: { getExtent(): [number, number] };
+    }
+    interface Chart {
+      getModel(): {
+        getComponent(
+          type: string,
+          index: number,
+        ): { coordinateSystem?: { getRect(): { x: number; width: number } }; axis: Axis };
+      };
+      getOption(): { series: { name: string; data: (number | null | { value: number | null })[] }[] };
+    }
+    const chart = (element as unknown as { chart: Chart }).chart;
+    const medians = chart.getOption().series.filter((s) => s.name.endsWith(" median"));
+    return medians.map((series, i) => {
+      const rect = chart.getModel().getComponent("grid", i).coordinateSystem!.getRect();
+      const values = series.data
+        .map((d) => (d !== null && typeof d === "object" ? d.value : d))
+        .filter((v): v is number => v !== null);
+      return {
+        name: series.name,
+        left: rect.x,
+        width: rect.width,
+        axis: chart.getModel().getComponent("yAxis", i).axis.scale.getExtent(),
+        min: Math.min(...values),
+        max: Math.max(...values),
+      };
+    });
+  });
+}
+
+t.test("a broker's reading: $0 cases, amounts, the client kept, search order, trend axes", async (t) => {
+  const paths = consolePaths();
+  await ensureConsoleBuilt(paths);
+  const { base, issuer, settings, knex } = await startConsoleStack(t, paths.outDir, { data: DATA });
+  await knex("companies").insert([STAFFING, FINANCIAL]);
+  const token = await fetchAccessToken({ issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
+  const company = await busiestCompany(knex);
+  const browser = await startBrowser(t);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await openSignedIn(page, `${base}/console/`, t);
+  await buildGroupFromCompany(page, company);
+
+  // $0 cases: the API's cases for the page's group, and what the panel says of them.
+  await t.test("item 1: $0 cases", async (t) => {
+    const query = new URL(page.url()).searchParams;
+    const adequacyAnswer = await fetch(`${base}${settings.apiBase}/lossdetails/getlimitadequacydata`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        naics: query.get("naics")!.split(","),
+        coverageId: Number(query.get("coverageId")),
+        lineOfBusinessId: [0],
+        exposureType: query.get("exposureType") ?? "Revenues",
+        exposureRangeLow: Number(query.get("exposureRangeLow")),
+        exposureRangeHigh: Number(query.get("exposureRangeHigh")),
+        organizationType: query.get("organizationType")?.split(",") ?? ["All"],
+        clientLimit: Number(CLIENT_PROGRAM.Limit),
+      }),
+    });
+    t.equal(adequacyAnswer.status, 200);
+    const adequacy = (await adequacyAnswer.json()) as {
+      percentCovered: number;
+      listOfCases: { lossAmount: number }[];
+    };
+    const cases = adequacy.listOfCases;
+    const zero = cases.filter((c) => c.lossAmount === 0).length;
+    const paid = cases.length - zero;
+    const paidWithin = cases.filter((c) => c.lossAmount > 0 && c.lossAmount <= Number(CLIENT_PROGRAM.Limit)).length;
+    t.ok(zero > 0 && paid > 1, `the group has cases closed at $0 (${zero}) and paid ones (${paid})`);
+    const paidPercent = Math.round((100 * paidWithin) / paid);
+    t.equal(
+      await textOf(page, "adequacy-sentence"),
+      `${paid} paid losses (${zero} ${zero === 1 ? "case" : "cases"} closed at $0): ${paidPercent}% within the client's limit of $5,000,000; all ${cases.length} cases: ${adequacy.percentCovered}%.`,
+      "the headline leads with the paid losses, the API's figure labelled beside it",
+    );
+    t.equal(
+      await textOf(page, "adequacy-paid-within"),
+      `${paidPercent}% (${paidWithin} of ${paid})`,
+      "the paid losses within the limit",
+    );
+    t.equal(await textOf(page, "adequacy-percent-covered"), `${adequacy.percentCovered}%`, "and all cases, as the API");
+    const download = page.waitForEvent("download");
+    await page.getByTestId("adequacy-csv").click();
+    const csv = await readFile((await (await download).path())!, "utf8");
+    t.match(csv, `\r\nPaid losses within the client limit (%),${paidPercent}\r\n`, "the CSV has the paid figure");
+    t.match(
+      csv,
+      `\r\n"All cases within the client limit, $0 included (%)",${adequacy.percentCovered}\r\n`,
+      "and the API's, labelled",
+    );
+    t.match(csv, `\r\nClient limit,${CLIENT_PROGRAM.Limit}\r\n`, "and the client's limit");
+  });
+
+  // Amounts as US brokers type them; a possible decimal comma is never guessed; no $0 limit.
+  await t.test("items 1, 5, 9: amounts", async (t) => {
+    const limit = page.getByTestId("client-limit");
+    await limit.fill("1,5m");
+    await limit.press("Tab");
+    t.match(await textOf(page, "client-limit-note"), /decimal comma/, "“1,5m” is refused, with the reason");
+    t.equal(param(page, "limit"), CLIENT_PROGRAM.Limit, "and the limit stays as it was");
+    await limit.fill("0");
+    await limit.press("Tab");
+    t.match(await textOf(page, "client-limit-note"), /more than \$0/, "a limit of $0 is refused");
+    await limit.fill("$7.5MM");
+    await limit.press("Tab");
+    await page.waitForURL((url) => url.searchParams.get("limit") === "7500000");
+    t.pass("$7.5MM is 7500000");
+    await limit.fill("5 million");
+    await limit.press("Tab");
+    await page.waitForURL((url) => url.searchParams.get("limit") === "5000000");
+    t.pass("“5 million” is 5000000");
+    await waitForFigures(page);
+  });
+
+  // A stray edit of the company box keeps the client and its amounts.
+  const box = page.getByTestId("company-search");
+  let before = "";
+  await t.test("item 7: the client kept, or dropped with Undo", async (t) => {
+    await box.fill(`${company.name} `);
+    await box.press("Tab");
+    await page.waitForTimeout(400);
+    t.equal(param(page, "companyId"), company.id, "a space added and Tab: the client stays");
+    t.equal(param(page, "limit"), "5000000", "with its limit");
+    t.equal(await box.inputValue(), company.name, "the box shows the client's name again");
+    await box.fill("something else");
+    await box.press("Escape");
+    await box.press("Escape");
+    t.equal(await box.inputValue(), company.name, "Escape restores it too");
+    t.equal(param(page, "companyId"), company.id);
+
+    // Emptying the box drops the client, on purpose, with Undo.
+    before = new URL(page.url()).search;
+    await box.fill("");
+    await box.press("Tab");
+    await page.waitForURL((url) => !url.searchParams.has("companyId"));
+    t.equal(param(page, "limit"), null, "the client's amounts go with it");
+    await page.getByTestId("client-undo").click();
+    await page.waitForURL((url) => url.searchParams.get("companyId") === company.id);
+    t.equal(new URL(page.url()).search, before, "Undo brings the whole group back, amounts and all");
+    await waitForFigures(page);
+  });
+
+  // The trend: one time axis for three rows of the same width; no median on its axis line.
+  await t.test("item 4: the trend's axes", async (t) => {
+    const rows = await trendAxes(page);
+    t.equal(rows.length, 3);
+    t.ok(
+      rows.every((r) => r.left === rows[0]!.left && r.width === rows[0]!.width),
+      `the three rows' plots line up: ${rows.map((r) => `${r.left}+${r.width}`).join(", ")}`,
+    );
+    for (const row of rows)
+      t.ok(row.axis[0] < row.min && row.axis[1] > row.max, `${row.name}: ${row.min}..${row.max} inside ${row.axis}`);
+  });
+
+  // Search: word starts first. By id, the staffing firm would lead ("Staffing" holds "fin").
+  await t.test("item 11: search ranks word starts first", async (t) => {
+    await box.fill("zephyr fin");
+    const first = page.getByTestId("company-option").first();
+    await first.filter({ hasText: "Zephyr" }).waitFor({ timeout: 15_000 });
+    t.equal(await first.getAttribute("data-company-id"), String(FINANCIAL.company_id), "Zephyr Financial first");
+    t.equal(await page.getByTestId("company-option").count(), 2, "and the staffing firm still found, after it");
+    await box.press("ArrowDown");
+    await box.press("Enter");
+    await page.waitForURL((url) => url.searchParams.get("companyId") === String(FINANCIAL.company_id));
+    t.pass("ArrowDown then Enter picks the company the words name");
+  });
+
+  // A link's amounts are read as typed ones: 2M, and an unreadable one is marked in its field.
+  await t.test("item 8: amounts in a link", async (t) => {
+    await page.goto(`${base}/console/${before.replace(/limit=\d+/, "limit=2M")}`);
+    await page.getByTestId("client-limit-note").filter({ hasText: "$2,000,000" }).waitFor({ timeout: 30_000 });
+    t.equal(await page.getByTestId("invalid-group").count(), 0, "2M from a link is no invalid input");
+    await page.goto(`${base}/console/${before.replace(/limit=\d+/, "limit=abc")}`);
+    await page.getByTestId("client-limit-note").filter({ hasText: "An amount" }).waitFor({ timeout: 30_000 });
+    t.equal(await page.getByTestId("client-limit").getAttribute("aria-invalid"), "true", "abc is marked in its field");
+  });
+
+  t.same(
+    problems.filter((p) => !/status of 4\d\d/.test(p)),
+    [],
+    "no page errors",
+  );
+});

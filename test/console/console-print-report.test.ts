@@ -19,6 +19,8 @@ import { buildGroupFromCompany, busiestCompany, openSignedIn, startConsoleStack 
 import { findFrames, inkIn, pdfText, rasterizePdf } from "./helpers/pdf-pages.js";
 import type { ApiPeriod } from "./helpers/trend-table.js";
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 const DATA = { companies: 300, programs: 6_000, losses: 600, seed: "console-print" };
 /** The charts' frame colour in the print stylesheet (src/console/web/src/styles/print.css). */
 const FRAME: [number, number, number] = [0xb4, 0xb4, 0xb4];
@@ -44,7 +46,14 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
   const browser = await startBrowser(t);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await openSignedIn(page, `${base}/console/`, t);
-  await buildGroupFromCompany(page, await busiestCompany(knex));
+  const company = await busiestCompany(knex);
+  await buildGroupFromCompany(page, company);
+  // Issue 50: the title (and so a saved PDF's name) is the client's, the coverage's and the date's.
+  t.match(
+    await page.title(),
+    new RegExp(`^Peer benchmark – ${escapeRegExp(company.name)} – .+ – \\d{4}-\\d{2}-\\d{2}$`),
+    "the page's title names the report",
+  );
   // The entry animations over: a chart printed mid-animation would be half drawn.
   await page.waitForTimeout(800);
 
@@ -153,10 +162,27 @@ t.test("the printed report: charts at paper size, every label inside its chart, 
         `${format}: the trend's row for the period ending ${p.periodEnd} holds its medians ${medians.join(", ")}`,
       );
     }
+    // pdftotext may break the date at its hyphen where the line wraps.
     t.match(
       text,
-      /Peer group: NAICS .* Data version 1\. Printed \d{4}-\d{2}-\d{2}/,
+      /Peer group: NAICS .* Data version 1\. Printed \d{4}- ?\d{2}- ?\d{2}/,
       `${format}: the footer with the group, the data version and the date`,
+    );
+    // Issue 50: whose report, on every page; the window as dates; no signed-in user.
+    const textPages = raw.split("\f").filter((page) => page.trim() !== "");
+    t.ok(
+      textPages.every((page) =>
+        page.replace(/\s+/g, " ").includes(`Peer benchmark: ${company.name} (company ${company.id}`),
+      ),
+      `${format}: the client, with its company id, atop each of the ${textPages.length} pages`,
+    );
+    t.notMatch(text, /months ago|to today/, `${format}: the window as dates`);
+    t.match(text, /programs from \d{4}-\d{2}-\d{2} to \d{4}- ?\d{2}- ?\d{2}/, `${format}: its dates`);
+    t.notMatch(text, /Signed in as|Demo Broker/, `${format}: no signed-in user on paper`);
+    t.notMatch(
+      text,
+      /(January|February|March|April|May|June|July|August|September|October|November|December) \d/,
+      `${format}: one date format`,
     );
   }
 });

@@ -13,6 +13,7 @@ import { useTrend } from "./results/use-trend.js";
 import { refusedFields } from "./results/refused-fields.js";
 import { useBenchmark } from "./results/use-benchmark.js";
 import { reportContext } from "./export/report-context.js";
+import { useReportHead } from "./export/report-head.js";
 import { withheldFigures } from "./results/withheld-figures.js";
 import { absentInputs, invalidInputs } from "./state/peer-group.js";
 import { clientName, useCompanyLookup } from "./state/use-company-lookup.js";
@@ -71,9 +72,21 @@ function Console({ config, auth }: { config: ConsoleConfig; auth: Auth }) {
   ]);
   const withholding = withheldFigures(results);
   const context = useMemo(
-    () => reportContext(group, reference.data, clientName(company)),
+    () =>
+      reportContext(
+        group,
+        reference.data,
+        company.state === "found"
+          ? {
+              name: clientName(company),
+              id: company.id,
+              naics: String(company.company.naics3 ?? company.company.naics2 ?? "") || null,
+            }
+          : null,
+      ),
     [group, reference.data, company],
   );
+  useReportHead(context);
   const empty = results.assessment.answer?.data.totalProgramCount === 0;
   const trend = useTrend(api, group);
   // Asked once the figures say the group is empty, thin or refused: never for the previous group's answer.
@@ -109,7 +122,11 @@ function Console({ config, auth }: { config: ConsoleConfig; auth: Auth }) {
         {absent.length > 0 ? (
           <section class="incomplete" aria-labelledby="incomplete-title" data-testid="incomplete-group">
             <h2 id="incomplete-title">Build a peer group</h2>
-            <p>Search for the client's company to start, or set the group by hand:</p>
+            <p>
+              {context.client
+                ? `Complete ${context.client}'s peer group by hand:`
+                : "Search for the client's company to start, or set the group by hand:"}
+            </p>
             <ul>
               {absent.map((m) => (
                 <li key={m}>{m}</li>

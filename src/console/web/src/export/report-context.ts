@@ -11,6 +11,8 @@ import type { CsvRows } from "./csv.js";
  */
 export interface ReportContext {
   client: string;
+  /** What tells the client from a namesake: "company 1234, NAICS 52" ("" without a client). */
+  clientDetail: string;
   coverage: string;
   /** The peer group in one line, its window last. */
   group: string;
@@ -67,12 +69,13 @@ export function monthsBefore(date: string, months: number): string {
 export function reportContext(
   group: PeerGroup,
   reference: ReferenceData | null,
-  client: string,
+  client: { name: string; id: string; naics: string | null } | null,
   now = new Date(),
 ): ReportContext {
   const date = now.toISOString().slice(0, 10);
   return {
-    client,
+    client: client?.name ?? "",
+    clientDetail: client ? `company ${client.id}${client.naics ? `, NAICS ${client.naics}` : ""}` : "",
     coverage: coverageName(reference, group.coverageId),
     group: describeGroup(group, reference, date),
     groupWithoutWindow: describeGroupWithoutWindow(group, reference),
@@ -112,7 +115,7 @@ export function csvFilename(figure: string, context: ReportContext): string {
 export function csvHeaderRows(figureTitle: string, context: ReportContext, span?: string): CsvRows {
   return [
     ["Figure", figureTitle],
-    ["Client", context.client || "none chosen"],
+    ["Client", context.client ? `${context.client} (${context.clientDetail})` : "none chosen"],
     ["Coverage", context.coverage],
     ["Peer group", span === undefined ? context.group : `${context.groupWithoutWindow}; ${span}`],
     ...(context.amountsNote ? [["Note", context.amountsNote]] : []),

@@ -8,7 +8,9 @@ export function ReportFooter({ context }: { context: ReportContext }) {
   return (
     <footer class="report-footer print-only" data-testid="report-footer">
       <p>
-        Peer group: {context.group}. Client: {context.client || "none chosen"}. Data version {context.dataVersion}.
+        Peer group: {context.group}. Client:{" "}
+        {context.client ? `${context.client} (${context.clientDetail})` : "none chosen"}. Data version{" "}
+        {context.dataVersion}.
         Printed {context.date}. Figures from the Commercial Policy Benchmark API.
       </p>
     </footer>

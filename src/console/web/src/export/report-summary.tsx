@@ -2,7 +2,7 @@ import type { ReferenceData } from "../api/types.js";
 import { coverageName, lineOfBusinessName, naicsLabel, organizationTypeName } from "../reference/reference-names.js";
 import { count, money } from "../figures/format.js";
 import type { PeerGroup } from "../state/peer-group.js";
-import type { ReportContext } from "./report-context.js";
+import { monthsBefore, type ReportContext } from "./report-context.js";
 
 interface ReportSummaryProps {
   group: PeerGroup;
@@ -22,9 +22,10 @@ export function ReportSummary({ group, reference, context }: ReportSummaryProps)
   const staleAmounts = group.amountsCoverageId !== "" && group.amountsCoverageId !== group.coverageId;
   const lobs = group.lineOfBusinessId.map((id) => lineOfBusinessName(reference, group.coverageId, id));
   const unit = group.exposureType === "Employees" ? "count" : "dollars";
-  const period = `${group.oldestTrailing} months ago to ${group.newestTrailing === 0 ? "today" : `${group.newestTrailing} months ago`}`;
+  // Dates, in the one format the report uses (ISO): "24 months ago to today" on paper is no date at all.
+  const period = `${monthsBefore(context.date, group.oldestTrailing)} to ${monthsBefore(context.date, group.newestTrailing)}`;
   const rows: [string, string][] = [
-    ...(companyName ? [["Client", companyName] as [string, string]] : []),
+    ...(companyName ? [["Client", `${companyName} (${context.clientDetail})`] as [string, string]] : []),
     ["Industry (NAICS)", group.naics.map((code) => naicsLabel(reference, code)).join("; ")],
     ["Coverage", coverageName(reference, group.coverageId)],
     ["Lines of business", lobs.length ? lobs.join("; ") : "All"],
@@ -62,10 +63,7 @@ export function ReportSummary({ group, reference, context }: ReportSummaryProps)
       ) : null}
       <p class="provenance">
         Data version <code data-testid="data-version">{reference ? reference.datasetVersion : "unknown"}</code>
-        {" · "}Report date{" "}
-        <time dateTime={context.date}>
-          {new Date(`${context.date}T12:00:00`).toLocaleDateString("en-US", { dateStyle: "long" })}
-        </time>
+        {" · "}Report date <time dateTime={context.date}>{context.date}</time>
       </p>
     </section>
   );

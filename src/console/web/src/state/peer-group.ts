@@ -69,7 +69,7 @@ const oneOf = <T extends number>(allowed: readonly T[], value: string | null, fa
  */
 const amountParam = (value: string | null) => {
   const text = value ?? "";
-  return parseAmount(text) ?? text;
+  return isAmount(text) ? text : (parseAmount(text) ?? text);
 };
 
 /** Reads a peer group from a query string; anything unreadable falls back to its default. */

@@ -10,8 +10,7 @@ export function ReportFooter({ context }: { context: ReportContext }) {
       <p>
         Peer group: {context.group}. Client:{" "}
         {context.client ? `${context.client} (${context.clientDetail})` : "none chosen"}. Data version{" "}
-        {context.dataVersion}.
-        Printed {context.date}. Figures from the Commercial Policy Benchmark API.
+        {context.dataVersion}. Printed {context.date}. Figures from the Commercial Policy Benchmark API.
       </p>
     </footer>
   );

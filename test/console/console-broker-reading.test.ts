@@ -181,6 +181,17 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     await waitForFigures(page);
   });
 
+  // Focus stays where the broker works: Tab out of retention starts the loading, which
+  // used to disable the Print button under the focus and drop it to the page's body.
+  await t.test("item 10: focus after Tab out of retention", async (t) => {
+    const retention = page.getByTestId("client-retention");
+    await retention.fill("300000");
+    await retention.press("Tab");
+    await page.waitForURL((url) => url.searchParams.get("retention") === "300000");
+    await waitForFigures(page);
+    t.equal(await page.evaluate("document.activeElement?.dataset.testid"), "print-report", "on the next control");
+  });
+
   // The trend: one time axis for three rows of the same width; no median on its axis line.
   await t.test("item 4: the trend's axes", async (t) => {
     const rows = await trendAxes(page);

@@ -178,6 +178,12 @@ for (const rule of [{ kind: "none" } as const, STANDARD_RULE]) {
         timeout: 15_000,
       });
       await waitForFigures(page);
+      // Issue 50: the button goes with the group it widened; focus goes to the report's title, not the body.
+      t.equal(
+        await page.evaluate("document.activeElement?.id"),
+        "report-title",
+        "focus stays in the page: on the report the suggestion opened",
+      );
       const url = new URL(page.url()).searchParams;
       t.equal(
         Number(url.get("exposureRangeLow")),

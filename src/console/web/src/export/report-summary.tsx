@@ -46,7 +46,9 @@ export function ReportSummary({ group, reference, context }: ReportSummaryProps)
   ];
   return (
     <section class="report-summary" aria-labelledby="report-title" data-testid="report-summary">
-      <h2 id="report-title">Peer benchmark{companyName ? `: ${companyName}` : ""}</h2>
+      <h2 id="report-title" tabIndex={-1}>
+        Peer benchmark{companyName ? `: ${companyName}` : ""}
+      </h2>
       <dl class="definition">
         {rows.map(([term, value]) => (
           <div key={term}>

@@ -46,10 +46,16 @@ export function RefusalExplanation({ refusals, children }: RefusalExplanationPro
 }
 
 /** The ways to widen the group, as a list: the part peer-group suggestions will replace. */
-export function WidenAdvice({ options }: { options: readonly string[] }) {
+export function WidenAdvice({ options, lead }: { options: readonly string[]; lead: string }) {
+  if (options.length === 0)
+    return (
+      <div data-testid="refusal-advice">
+        <p>The group is already as wide as the console can make it.</p>
+      </div>
+    );
   return (
     <div data-testid="refusal-advice">
-      <p>To see them, widen the group:</p>
+      <p>{lead}</p>
       <ul>
         {options.map((option) => (
           <li key={option}>{option}</li>

@@ -46,7 +46,11 @@ export function SuggestionList({ suggestions, update, minPrograms, fallback }: S
               class="button suggestion"
               data-testid="suggestion"
               data-moves={s.moves.join(",")}
-              onClick={() => update(suggestionPatch(s.peerGroup))}
+              onClick={() => {
+                update(suggestionPatch(s.peerGroup));
+                // The button goes with the group it widened: focus goes to the report it opened, not the page's body.
+                document.getElementById("report-title")?.focus();
+              }}
             >
               {suggestionText(s)}
             </button>

@@ -62,7 +62,12 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
   const thin = a !== null && !empty && a.totalProgramCount < thinGroupPrograms;
   const { withheld, refusals } = withholding;
   // The ways to widen by hand: what the suggestions replace, and what is left when there are none.
-  const advice = <WidenAdvice options={widenOptions(group, reference)} />;
+  const advice = (
+    <WidenAdvice
+      options={widenOptions(group, reference)}
+      lead={refusals.length > 0 && !empty ? "To see them, widen the group:" : "Widen the group:"}
+    />
+  );
   const offer = (
     <SuggestionList
       suggestions={suggestions}
@@ -80,8 +85,7 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
           <h2 id="empty-group-title">No programs match this peer group</h2>
           <p>
             No company's program fits every condition of the group in this window, so there is nothing to benchmark
-            against. Widen the group: more NAICS codes, a wider exposure range, more organization types, or a longer
-            window.
+            against.
           </p>
           {offer}
         </section>

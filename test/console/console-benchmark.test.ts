@@ -178,7 +178,11 @@ t.test(
       rpm.nthPercent,
       "the client's RPM percentile, as the API has it",
     );
-    t.equal(await textOf(page, "rpm-sentence"), rpm.chartDescription, "RPM: the spec's chart sentence");
+    t.equal(
+      await textOf(page, "rpm-sentence"),
+      (rpm.chartDescription as string).replace("Rate Per Million(RPM)", "rate per million (RPM)"),
+      "RPM: the spec's chart sentence, its name written as the page writes it (issue 50)",
+    );
     const adequacy = await api("/lossdetails/limitadequacy", adequacyQuery(query));
     t.equal(
       await textOf(page, "adequacy-percent-covered"),

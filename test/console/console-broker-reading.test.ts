@@ -15,6 +15,7 @@ import { fetchAccessToken } from "../../src/auth/client-credentials.js";
 import { consolePaths, ensureConsoleBuilt } from "../../src/console/console-build.js";
 import { DEV_AUDIENCE, DEV_CLIENT, DEV_SCOPE } from "../../src/dev/dev-identity.js";
 import { startBrowser } from "../helpers/browser.js";
+import { drawnCharts, overlapping } from "./helpers/chart-labels.js";
 import {
   buildGroupFromCompany,
   busiestCompany,
@@ -204,6 +205,91 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
       t.ok(row.axis[0] < row.min && row.axis[1] > row.max, `${row.name}: ${row.min}..${row.max} inside ${row.axis}`);
   });
 
+  // No label over another where a broker reads them: the trend's and limit adequacy's, on
+  // screen, on a phone and on paper.
+  await t.test("items 4 and cosmetics: labels that do not overlap", async (t) => {
+    for (const [where, width] of [
+      ["screen", 1280],
+      ["phone", 375],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(400);
+      for (const chart of (await drawnCharts(page)).filter((c) => ["trend-chart", "adequacy-chart"].includes(c.testId)))
+        t.same(overlapping(chart.texts), [], `${where}: ${chart.testId}: no label over another`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.evaluate("dispatchEvent(new Event('beforeprint'))");
+    for (const chart of (await drawnCharts(page)).filter((c) => ["trend-chart", "adequacy-chart"].includes(c.testId)))
+      t.same(overlapping(chart.texts), [], `paper: ${chart.testId}: no label over another`);
+    await page.evaluate("dispatchEvent(new Event('afterprint'))");
+  });
+
+  await t.test("cosmetics: amounts read back as money, the RPM sentence, the sector's name whole", async (t) => {
+    t.equal(await page.getByTestId("client-limit").inputValue(), "$5,000,000", "a committed limit shows as money");
+    t.match(await textOf(page, "rpm-sentence"), /rate per million \(RPM\) of/, "not “Rate Per Million(RPM)”");
+    // The sector select has the sidebar's width: beside the subsector's, each had half and cut the names.
+    const widths = await page.locator("#naics-sector").evaluate((element) => {
+      interface Box {
+        getBoundingClientRect(): { left: number; right: number; width: number };
+        closest(selector: string): Box | null;
+      }
+      const select = (element as unknown as Box).getBoundingClientRect();
+      const field = (element as unknown as Box).closest("fieldset")!.getBoundingClientRect();
+      return { select: select.width, field: field.width, inside: select.right <= field.right };
+    });
+    t.ok(
+      widths.inside && widths.select >= 0.8 * widths.field,
+      `the sector select is the field's width: ${JSON.stringify(widths)}`,
+    );
+  });
+
+  // The company list shows several companies at once, each name with its sector under it.
+  await t.test("cosmetics: the company list shows more than 2.5 companies", async (t) => {
+    const box = page.getByTestId("company-search");
+    await box.fill("a");
+    await page.getByTestId("company-option").nth(5).waitFor({ timeout: 15_000 });
+    await page.getByTestId("company-option-meta").first().filter({ hasText: "NAICS" }).waitFor({ timeout: 15_000 });
+    const visible = await page.locator("#company-listbox").evaluate((list) => {
+      interface Box {
+        getBoundingClientRect(): { top: number; bottom: number };
+        querySelectorAll(selector: string): ArrayLike<Box>;
+      }
+      const outer = (list as unknown as Box).getBoundingClientRect();
+      return Array.from((list as unknown as Box).querySelectorAll("[role=option]")).filter((option) => {
+        const r = option.getBoundingClientRect();
+        return r.top >= outer.top && r.bottom <= outer.bottom;
+      }).length;
+    });
+    t.ok(visible >= 5, `${visible} companies in view at once`);
+    await box.press("Escape");
+    await box.press("Escape");
+  });
+
+  // The amounts' coverage: a D&O limit placed among another coverage's peers says so, in each panel and CSV.
+  await t.test("item 6: amounts entered for another coverage", async (t) => {
+    const coverage = page.locator("#coverage-id");
+    const from = await coverage.inputValue();
+    const values = await coverage
+      .locator("option")
+      .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value).filter((v) => v !== ""));
+    await coverage.selectOption(values.find((v) => v !== from)!);
+    await page.waitForURL((url) => url.searchParams.get("amountsCoverageId") === from);
+    await waitForFigures(page);
+    for (const figure of ["limit", "premium", "retention", "rpm", "adequacy"])
+      t.match(
+        await textOf(page, `${figure}-client-note`),
+        /The client's amounts were entered for .+, not .+: their percentiles place them among .+ peers\./,
+        `${figure}: the panel says so`,
+      );
+    const download = page.waitForEvent("download");
+    await page.getByTestId("rpm-csv").click();
+    const csv = await readFile((await (await download).path())!, "utf8");
+    t.match(csv, /\r\nNote,"?The client's amounts were entered for /, "and the CSV");
+    await page.goBack();
+    await page.waitForURL((url) => !url.searchParams.has("amountsCoverageId"));
+    await waitForFigures(page);
+  });
+
   // Search: word starts first. By id, the staffing firm would lead ("Staffing" holds "fin").
   await t.test("item 11: search ranks word starts first", async (t) => {
     await box.fill("zephyr fin");
@@ -215,6 +301,26 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     await box.press("Enter");
     await page.waitForURL((url) => url.searchParams.get("companyId") === String(FINANCIAL.company_id));
     t.pass("ArrowDown then Enter picks the company the words name");
+  });
+
+  // Bad links: every input named where it is.
+  await t.test("item 8 and bad links: every invalid input named", async (t) => {
+    await page.goto(`${base}/console/${before.replace(/coverageId=\d+/, "coverageId=999")}`);
+    await page.getByTestId("limit-error").waitFor({ timeout: 30_000 });
+    t.match(await textOf(page, "limit-error"), /coverageId: .+/, "a panel names the input the API refused");
+    t.match(await textOf(page, "group-problems"), /coverage 999/, "and the sidebar too");
+    const withType = /organizationType=/.test(before)
+      ? before.replace(/organizationType=[^&]+/, "organizationType=XYZ")
+      : `${before}&organizationType=XYZ`;
+    await page.goto(`${base}/console/${withType}`);
+    await page.getByTestId("empty-group").waitFor({ timeout: 30_000 });
+    t.match(await textOf(page, "empty-group-unknown"), /organization type XYZ/, "an empty group says which id made it");
+    await page.goto(`${base}/console/${before.replace(/companyId=\d+/, "companyId=abc")}`);
+    await page.getByTestId("company-error").waitFor({ timeout: 30_000 });
+    t.match(await textOf(page, "company-error"), /“abc” is not a company id/, "a company id that is none");
+    await page.goto(`${base}/console/${before.replace(/exposureRangeLow=[\d.]+/, "exposureRangeLow=-5")}`);
+    await page.getByTestId("exposure-low-note").filter({ hasText: "An amount" }).waitFor({ timeout: 30_000 });
+    t.equal(await page.getByTestId("exposure-low").getAttribute("aria-invalid"), "true", "-5 is marked in its field");
   });
 
   // A link's amounts are read as typed ones: 2M, and an unreadable one is marked in its field.

@@ -31,8 +31,9 @@ export function AmountField({
   error,
   positive = false,
 }: AmountFieldProps) {
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+  // Shown as money once committed, not as the URL's raw digits (issue 50): easy to check, and read back as typed.
+  const [text, setText] = useState(() => shown(value, unit));
+  useEffect(() => setText(shown(value, unit)), [value, unit]);
   const problem = amountProblem(text, positive, label);
   const parsed = problem === undefined ? parseAmount(text) : null;
   const invalid = problem !== undefined;
@@ -70,4 +71,11 @@ function amountProblem(text: string, positive: boolean, label: string): string |
   if ("problem" in reading) return reading.problem;
   if (positive && /^0(\.0*)?$/.test(reading.amount)) return `${label} must be more than $0.`;
   return undefined;
+}
+
+/** A committed amount as the field shows it: $5,000,000 or 1,500; text that is no amount, as it is. */
+function shown(value: string, unit: "dollars" | "count"): string {
+  const amount = parseAmount(value);
+  if (amount === null || value.trim() === "") return value;
+  return unit === "dollars" ? money(amount) : Number(amount).toLocaleString("en-US");
 }

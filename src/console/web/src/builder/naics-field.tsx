@@ -53,7 +53,8 @@ export function NaicsField({ group, update, reference }: NaicsFieldProps) {
         <p class="hint">No code yet: choose a company, or add a sector.</p>
       )}
       {reference && reference.naicsSectors.length > 0 ? (
-        <div class="field-row">
+        // One above the other: side by side in the sidebar, a sector's name was cut (issue 50).
+        <div class="field-stack">
           <div class="field">
             <label for="naics-sector">Sector</label>
             <select

@@ -16,6 +16,8 @@ export interface FigureCounts {
    * "Losses 35" beside a trend of 21 reads as two figures, not as one that disagrees.
    */
   lossesLabel?: string;
+  /** The counts are withheld by the disclosure rule (not merely unknown yet): said so, not "–". */
+  withheld?: boolean;
 }
 
 interface FigurePanelProps {
@@ -79,11 +81,11 @@ export function FigurePanel(props: FigurePanelProps) {
         <dl class="counts" aria-label={`${props.title}: sample size`}>
           <div>
             <dt>Programs</dt>
-            <dd data-testid={`${id}-programs`}>{counts.programs ?? "–"}</dd>
+            <dd data-testid={`${id}-programs`}>{counts.programs ?? (counts.withheld ? "withheld" : "–")}</dd>
           </div>
           <div>
             <dt>{counts.lossesLabel ?? "Losses, any date"}</dt>
-            <dd data-testid={`${id}-losses`}>{counts.losses ?? "–"}</dd>
+            <dd data-testid={`${id}-losses`}>{counts.losses ?? (counts.withheld ? "withheld" : "–")}</dd>
           </div>
         </dl>
       </header>
@@ -94,8 +96,8 @@ export function FigurePanel(props: FigurePanelProps) {
           <strong>Withheld:</strong> {withheld}
         </p>
       ) : problem && !problem.isRefusal ? (
-        <p class="figure-error" role="alert">
-          This figure could not be computed: {problem.detail}
+        <p class="figure-error" role="alert" data-testid={`${id}-error`}>
+          This figure could not be computed: {problemText(problem)}
         </p>
       ) : null}
       {props.guidance && ready ? (
@@ -147,4 +149,14 @@ export function FigurePanel(props: FigurePanelProps) {
       ) : null}
     </section>
   );
+}
+
+/**
+ * A problem in a panel's words: the inputs the API refused, each named with why (issue 50:
+ * six panels said "1 input is invalid" and none said which), else the API's sentence.
+ */
+function problemText(problem: ApiProblem): string {
+  if (problem.fieldProblems.length === 0) return problem.detail;
+  const named = problem.fieldProblems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join("; ");
+  return `${named} (see the peer group).`;
 }

@@ -108,7 +108,7 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem, withheld, 
       loading={loading}
       hasData={rpm !== null}
       problem={problem}
-      sentence={rpm?.chartDescription}
+      sentence={rpm ? readableRpmSentence(rpm.chartDescription) : undefined}
       guidance={
         hasClient
           ? undefined
@@ -184,4 +184,12 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem, withheld, 
       }
     />
   );
+}
+
+/**
+ * The API's sentence (SEMANTICS.md 7 fixes its words, "Rate Per Million(RPM)"), as the
+ * screen writes the name everywhere else; the CSV and the API keep the sentence as it is.
+ */
+function readableRpmSentence(sentence: string): string {
+  return sentence.replace("Rate Per Million(RPM)", "rate per million (RPM)");
 }

@@ -6,6 +6,7 @@ import { RpmFigure } from "../figures/rpm-figure.js";
 import { ReportFooter } from "../export/report-footer.js";
 import type { ReportContext } from "../export/report-context.js";
 import { ReportSummary } from "../export/report-summary.js";
+import { unknownIds } from "../reference/unknown-ids.js";
 import { RefusalExplanation, WidenAdvice } from "../refusal/refusal-explanation.js";
 import { SuggestionList } from "../refusal/suggestion-list.js";
 import { widenOptions } from "../refusal/widen-options.js";
@@ -49,7 +50,12 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
   const rpmGroup = rpm.group ?? group;
   const adequacyGroup = adequacy.group ?? group;
   const a = assessment.answer?.data ?? null;
-  const counts: FigureCounts = { programs: a?.totalProgramCount ?? null, losses: a?.totalLossCount ?? null };
+  const counts: FigureCounts = {
+    programs: a?.totalProgramCount ?? null,
+    losses: a?.totalLossCount ?? null,
+    // A figure answered beside a withheld assessment (RPM under a partial refusal) rests on counts the rule withholds.
+    withheld: assessment.problem?.isRefusal ?? false,
+  };
   // Its window note follows the answer drawn, so the figure stays one group's while the next loads.
   const adequacyCounts: FigureCounts = isDefaultWindow(adequacyGroup)
     ? counts
@@ -59,6 +65,8 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
         programsNote: "Programs of the last 24 months: limit adequacy's median peer limit always uses that window.",
       };
   const empty = a !== null && a.totalProgramCount === 0;
+  // Ids of an old or mistyped link: an empty group is then their doing, and is said to be.
+  const unknown = unknownIds(group, reference);
   const thin = a !== null && !empty && a.totalProgramCount < thinGroupPrograms;
   const { withheld, refusals } = withholding;
   // The ways to widen by hand: what the suggestions replace, and what is left when there are none.
@@ -87,6 +95,11 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
             No company's program fits every condition of the group in this window, so there is nothing to benchmark
             against.
           </p>
+          {unknown.length > 0 ? (
+            <p data-testid="empty-group-unknown">
+              The group names {unknown.join(", ")}, which the reference data does not have: no program can match it.
+            </p>
+          ) : null}
           {offer}
         </section>
       ) : null}

@@ -32,6 +32,8 @@ const textOf = (page: Page, testId: string) => page.getByTestId(testId).innerTex
 
 /** Two names that both hold "zephyr" and "fin": the staffing firm, by id first, has "fin" inside a word. */
 const STAFFING = { company_id: 9_000_001, company_name: 'Zephyr "Gold Star" Staffing L.P.', organization_type: "PRV" };
+/** A company with no NAICS code on record: its group must be completed by hand, not searched for again. */
+const NO_NAICS = { company_id: 9_000_003, company_name: "Quillon Unclassified Ventures", organization_type: "PRV" };
 const FINANCIAL = { company_id: 9_000_002, company_name: "Zephyr Financial Corporation", organization_type: "PRV" };
 
 /** Every chart row's plot rectangle and value-axis extent, with the medians drawn, from the trend's ECharts instance. */
@@ -72,7 +74,7 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
   const paths = consolePaths();
   await ensureConsoleBuilt(paths);
   const { base, issuer, settings, knex } = await startConsoleStack(t, paths.outDir, { data: DATA });
-  await knex("companies").insert([STAFFING, FINANCIAL]);
+  await knex("companies").insert([STAFFING, FINANCIAL, NO_NAICS]);
   const token = await fetchAccessToken({ issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
   const company = await busiestCompany(knex);
   const browser = await startBrowser(t);
@@ -301,6 +303,24 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     await box.press("Enter");
     await page.waitForURL((url) => url.searchParams.get("companyId") === String(FINANCIAL.company_id));
     t.pass("ArrowDown then Enter picks the company the words name");
+  });
+
+  await t.test("a company with no NAICS code is completed by hand", async (t) => {
+    const box = page.getByTestId("company-search");
+    await box.fill("quillon");
+    await page.locator(`[data-testid="company-option"][data-company-id="${NO_NAICS.company_id}"]`).click();
+    await page.waitForURL((url) => url.searchParams.get("companyId") === String(NO_NAICS.company_id));
+    await page.getByTestId("incomplete-group").filter({ hasText: "by hand" }).waitFor({ timeout: 15_000 });
+    t.match(
+      await textOf(page, "incomplete-group"),
+      /Complete Quillon Unclassified Ventures's peer group by hand:/,
+      "not “Search for the client's company to start”",
+    );
+    t.match(
+      await page.locator("#company-search-hint").innerText(),
+      /fills in its NAICS sector/,
+      "the hint says sector",
+    );
   });
 
   // Bad links: every input named where it is.

@@ -164,6 +164,21 @@ for (const rule of [{ kind: "none" } as const, STANDARD_RULE]) {
           );
           t.notOk("trend-programs" in row.cells, `${what}, ${row.end}: no program count, not a zero`);
         }
+        // Issue 50: the reason beside its period, not right-aligned across the row, 1,700 px away.
+        const alignments = await page
+          .locator('[data-testid="trend-table"] [data-testid="trend-withheld"]')
+          .evaluateAll((cells) =>
+            cells.map(
+              (cell) =>
+                (globalThis as unknown as { getComputedStyle(e: unknown): { textAlign: string } }).getComputedStyle(
+                  cell,
+                ).textAlign,
+            ),
+          );
+        t.ok(
+          alignments.every((align) => align === "left"),
+          `${what}: each withheld reason starts beside its period (${alignments.join(", ")})`,
+        );
         return withheld.length;
       };
       const withheldBefore = await trendWithheld(group, "the narrow group");

@@ -157,6 +157,11 @@ t.test("one client, honest states, the smaller things", async (t) => {
   );
   await page.getByTestId("empty-group").waitFor({ timeout: 30_000 });
   await waitForFigures(page);
+  t.notMatch(
+    await textOf(page, "empty-group"),
+    /To see them/,
+    "issue 50: no advice about withheld figures there are none of",
+  );
   t.equal(await page.getByTestId("thin-group-warning").count(), 0, "empty, not thin");
   t.notMatch(
     await textOf(page, "results"),

@@ -194,6 +194,11 @@ t.test(
       "the header lines every figure's CSV has",
     );
     t.ok(lines[1]!.includes(company.name), "the client's name");
+    t.match(
+      lines[3]!,
+      /; 8 periods of 6 months, after \d{4}-\d{2}-\d{2} up to \d{4}-\d{2}-\d{2}"?$/,
+      "its periods in place of the window it does not use (issue 50)",
+    );
     const header = lines[blank + 1]!.split(",");
     const api = await trendOf(trendQuery(page, 6, 8));
     const rows = lines

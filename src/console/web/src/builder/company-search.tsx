@@ -38,7 +38,13 @@ export function CompanySearch({ api, reference, selectedName, error, onChoose, o
   const chosen = useRef(selectedName !== "");
   const search = useRef<AbortController | null>(null);
 
+  const typed = useRef(text);
+  typed.current = text;
   useEffect(() => {
+    // Not over what the broker is typing, nor blank while a chosen company's record loads
+    // (its name is "" until found): either would lose what the box shows.
+    if (!chosen.current && typed.current.trim() !== "") return;
+    if (chosen.current && selectedName === "") return;
     setText(selectedName);
     chosen.current = selectedName !== "";
   }, [selectedName]);

@@ -195,6 +195,39 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     t.equal(await page.evaluate("document.activeElement?.dataset.testid"), "print-report", "on the next control");
   });
 
+  // A partial refusal: the assessment withheld by the disclosure rule, RPM answered. The
+  // API's refusal is played by routing (the rule's data would take a data set of its own).
+  await t.test("a partial refusal: counts said withheld, not “–”, beside an answered figure", async (t) => {
+    const isAssessment = (url: URL) => url.pathname.endsWith("/assessment/getassessmentdata");
+    await page.route(isAssessment, (route) =>
+      route.fulfill({
+        status: 400,
+        headers: { "content-type": "application/problem+json" },
+        body: JSON.stringify({
+          status: 400,
+          code: "failed_precondition",
+          title: "Bad Request",
+          detail: "the peer group's figures are withheld: fewer than 5 companies",
+          disclosure: { condition: "min_companies", threshold: 5, suggestion: null },
+        }),
+      }),
+    );
+    const limit = page.getByTestId("client-limit");
+    await limit.fill("6M");
+    await limit.press("Tab");
+    await page.waitForURL((url) => url.searchParams.get("limit") === "6000000");
+    await waitForFigures(page);
+    await page.getByTestId("limit-refusal").waitFor({ timeout: 30_000 });
+    t.match(await textOf(page, "rpm-percentile"), /^\d/, "RPM answered, its rank shown");
+    t.equal(await textOf(page, "rpm-programs"), "withheld", "its programs: withheld, not a dash");
+    t.equal(await textOf(page, "rpm-losses"), "withheld", "its losses too");
+    await page.unroute(isAssessment);
+    await limit.fill("5M");
+    await limit.press("Tab");
+    await page.waitForURL((url) => url.searchParams.get("limit") === "5000000");
+    await waitForFigures(page);
+  });
+
   // The trend: one time axis for three rows of the same width; no median on its axis line.
   await t.test("item 4: the trend's axes", async (t) => {
     const rows = await trendAxes(page);

@@ -1,9 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
-import { protocolOf, requestInfoOf } from "../load-control/request-info.js";
-import { answeredWhole, type NodeRequest, type NodeResponse } from "../transcoding/node-types.js";
-import { requestPath } from "../transcoding/request-target.js";
+import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
+import { whenCallEnds } from "./call-end.js";
 import type { OperationNamer } from "./operation-names.js";
-import { outcomeCode } from "./outcome-code.js";
 
 export type RequestHandler = (req: NodeRequest, res: NodeResponse) => void;
 
@@ -51,29 +49,18 @@ export function createRequestMetrics(
   });
 
   return (handler) => (req, res) => {
-    const started = performance.now();
     inFlight++;
-    // `on`, not `once`, as request-log.ts: the response closes once and is dropped.
-    res.on("close", () => {
-      inFlight--;
-      const seconds = (performance.now() - started) / 1000;
-      const finished = answeredWhole(res);
-      const record = () => {
-        const path = requestPath(req);
-        const protocol = protocolOf(req, path);
-        const labels = {
-          operation: nameOperation(req.method ?? "GET", path),
-          protocol,
-          code: outcomeCode(requestInfoOf(req)?.outcome.code, res.statusCode, protocol, finished),
-        };
+    whenCallEnds(
+      req,
+      res,
+      performance.now(),
+      ({ path, protocol, code, durationMs }) => {
+        const labels = { operation: nameOperation(req.method ?? "GET", path), protocol, code };
         requests.inc(labels);
-        duration.observe(labels, seconds);
-      };
-      // The outcome is known once the call's handler has settled (request-info.ts).
-      const info = requestInfoOf(req);
-      if (info) info.whenSettled(record);
-      else record();
-    });
+        duration.observe(labels, durationMs / 1000);
+      },
+      () => inFlight--,
+    );
     handler(req, res);
   };
 }

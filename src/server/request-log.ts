@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { answeredWhole, type NodeRequest, type NodeResponse } from "../transcoding/node-types.js";
-import { attachRequestInfo, protocolOf, type RequestInfo } from "../load-control/request-info.js";
-import { requestPath } from "../transcoding/request-target.js";
-import { outcomeCode } from "../metrics/outcome-code.js";
+import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
+import { attachRequestInfo, type RequestInfo } from "../load-control/request-info.js";
+import { whenCallEnds } from "../metrics/call-end.js";
 import { traceIdOf } from "./trace-context.js";
 
 // CONVENTIONS.md: a caller's own id is kept when it is 1 to 128 of these characters.
@@ -24,31 +23,22 @@ export function beginRequest(req: NodeRequest, res: NodeResponse, log: Logger): 
   const info = new LoggedRequest(requestId, log, traceId, started);
   attachRequestInfo(req, info);
   res.setHeader("x-request-id", requestId);
-  // `on`, not `once`: the response is closed once and then dropped, and `once` costs a wrapper.
-  res.on("close", () => {
-    // To the microsecond: a double's every digit costs the log line half a microsecond.
-    const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-    const finished = answeredWhole(res);
-    // A caller may be gone before the handler has stopped: the line waits for its outcome.
-    info.whenSettled(() => {
-      const status = res.statusCode;
-      const path = requestPath(req);
-      const protocol = protocolOf(req, path);
-      const line = {
-        requestId,
-        traceId,
-        method: req.method,
-        path,
-        protocol,
-        status,
-        code: outcomeCode(info.outcome.code, status, protocol, finished),
-        subject: info.outcome.subject,
-        clientId: info.outcome.clientId,
-        durationMs,
-        aborted: !finished || undefined,
-      };
-      log[levelOf(status, line.code)](line, "request");
-    });
+  whenCallEnds(req, res, started, ({ path, protocol, status, code, answeredWhole, durationMs }) => {
+    const line = {
+      requestId,
+      traceId,
+      method: req.method,
+      path,
+      protocol,
+      status,
+      code,
+      subject: info.outcome.subject,
+      clientId: info.outcome.clientId,
+      // To the microsecond: a double's every digit costs the log line half a microsecond.
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      aborted: !answeredWhole || undefined,
+    };
+    log[levelOf(status, code)](line, "request");
   });
   return info;
 }

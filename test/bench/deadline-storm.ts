@@ -21,14 +21,14 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as grpc from "@grpc/grpc-js";
 import { fromJsonString, toBinary, type DescMethod } from "@bufbuild/protobuf";
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import { AssessmentService } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
 import { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { MarketTrendService } from "../../gen/commercialpolicybenchmark/v2/trend_pb.js";
 import { withClient } from "./peer/bench-database.js";
 import { findClasses } from "./peer/classes.js";
 import { operationNamed, type OperationName } from "./peer/operations.js";
-import { AS_OF } from "./peer/options.js";
+import { AS_OF, countAboveZero } from "./peer/options.js";
 import { cpuSeconds } from "./peer/process-cpu.js";
 import { startServerWithIdentity } from "./peer/server-process.js";
 import { createVariants } from "./peer/variants.js";
@@ -40,16 +40,10 @@ const options = new Command("bench:deadlines")
     "postgres://postgres@127.0.0.1:5432/cpb_bench_1",
   )
   .option("--operations <names>", "comma-separated operations of npm run bench", "POST limit adequacy,POST assessment")
-  .option("--calls <n>", "calls in each phase", whole, 200)
-  .option("--concurrency <n>", "calls at once in the concurrent phase", whole, 32)
+  .option("--calls <n>", "calls in each phase", countAboveZero, 200)
+  .option("--concurrency <n>", "calls at once in the concurrent phase", countAboveZero, 32)
   .parse()
   .opts<{ databaseUrl: string; operations: string; calls: number; concurrency: number }>();
-
-function whole(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${text}" is not a whole number above 0`);
-  return n;
-}
 
 /** The gRPC method behind each operation of the bench; its REST body is the request message's JSON. */
 const METHODS: Partial<Record<OperationName, DescMethod>> = {

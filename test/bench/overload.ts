@@ -19,11 +19,11 @@
  */
 import { fork } from "node:child_process";
 import path from "node:path";
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import { withClient } from "./peer/bench-database.js";
 import { findClasses } from "./peer/classes.js";
 import { operationNamed, type ApiCall, type OperationName } from "./peer/operations.js";
-import { AS_OF } from "./peer/options.js";
+import { AS_OF, countAboveZero } from "./peer/options.js";
 import { startServerWithIdentity } from "./peer/server-process.js";
 import { baseVariant } from "./peer/variants.js";
 import { probeHealth, type HealthResult } from "./overload/health-probe.js";
@@ -39,14 +39,14 @@ const options = new Command()
     "postgres://postgres@127.0.0.1:5432/cpb_bench_1",
   )
   .option("--engine <engine>", "index or sql", "index")
-  .option("--concurrency <n>", "clients sending at once", whole, 128)
-  .option("--seconds <n>", "how long", whole, 20)
+  .option("--concurrency <n>", "clients sending at once", countAboveZero, 128)
+  .option("--seconds <n>", "how long", countAboveZero, 20)
   .option(
     "--operations <names>",
     "the operations sent, comma-separated (operations of npm run bench)",
     "POST limit adequacy,POST assessment",
   )
-  .option("--runs <n>", "runs of each operation", whole, 3)
+  .option("--runs <n>", "runs of each operation", countAboveZero, 3)
   .option("--storm", "refused clients send again at once instead of after Retry-After")
   .parse(process.argv)
   .opts<{
@@ -58,12 +58,6 @@ const options = new Command()
     runs: number;
     storm?: boolean;
   }>();
-
-function whole(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${text}" is not a whole number above 0`);
-  return n;
-}
 
 const broadest = (await withClient(options.databaseUrl, (client) => findClasses(client, AS_OF))).find(
   (c) => c.name === "broadest",

@@ -56,6 +56,13 @@ export function positiveNumber(text: string): number {
   return value;
 }
 
+/** A count given on the command line: a whole number above 0. */
+export function countAboveZero(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${text}" is not a whole number above 0`);
+  return n;
+}
+
 function wholeNumber(text: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value))

@@ -31,9 +31,10 @@ import {
   startConsoleStack,
   waitForFigures,
   watchProblems,
+  E2E_DATA,
+  textOf,
 } from "./helpers/console-stack.js";
 
-const DATA = { companies: 300, programs: 6_000, losses: 600, seed: "console-e2e" };
 const FIGURES = ["limit", "premium", "retention", "rpm", "adequacy"] as const;
 const DISTRIBUTIONS = ["limit", "premium", "retention"] as const;
 
@@ -57,8 +58,6 @@ function adequacyQuery(query: URLSearchParams): URLSearchParams {
     ClientLimit: query.get("limit")!,
   });
 }
-
-const textOf = (page: Page, testId: string) => page.getByTestId(testId).innerText();
 
 /** The limit table's client row (the table view is closed: its text is read, not seen). */
 const clientLimitRow = (page: Page) => page.locator('[data-testid="limit-table"] .client-row th').textContent();
@@ -108,7 +107,7 @@ t.test(
   async (t) => {
     const paths = consolePaths();
     await ensureConsoleBuilt(paths);
-    const { base, issuer, settings, knex } = await startConsoleStack(t, paths.outDir, { data: DATA });
+    const { base, issuer, settings, knex } = await startConsoleStack(t, paths.outDir, { data: E2E_DATA });
     const token = await fetchAccessToken({ issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
     const api = async (path: string, query: URLSearchParams) => {
       const response = await fetch(`${base}${settings.apiBase}${path}?${query}`, {
@@ -347,7 +346,7 @@ t.test("a thin group is flagged; under the standard rule a refused group gets gu
     [{ kind: "none" } as const, "thin-group-warning"],
     [STANDARD_RULE, "refusal-guidance"],
   ] as const) {
-    const { base, knex } = await startConsoleStack(t, paths.outDir, { data: DATA, disclosure: rule });
+    const { base, knex } = await startConsoleStack(t, paths.outDir, { data: E2E_DATA, disclosure: rule });
     // One company's subsector and its own revenues: a group of that company's few programs.
     const [row] = (await knex("companies as c")
       .join("programs as p", "p.company_id", "c.company_id")

@@ -24,11 +24,10 @@ import {
   startConsoleStack,
   waitForFigures,
   watchProblems,
+  E2E_DATA,
+  textOf,
+  urlParam,
 } from "./helpers/console-stack.js";
-
-const DATA = { companies: 300, programs: 6_000, losses: 600, seed: "console-e2e" };
-const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
-const textOf = (page: Page, testId: string) => page.getByTestId(testId).innerText();
 
 /** Two names that both hold "zephyr" and "fin": the staffing firm, by id first, has "fin" inside a word. */
 const STAFFING = { company_id: 9_000_001, company_name: 'Zephyr "Gold Star" Staffing L.P.', organization_type: "PRV" };
@@ -73,7 +72,7 @@ async function trendAxes(page: Page) {
 t.test("a broker's reading: $0 cases, amounts, the client kept, search order, trend axes", async (t) => {
   const paths = consolePaths();
   await ensureConsoleBuilt(paths);
-  const { base, issuer, settings, knex } = await startConsoleStack(t, paths.outDir, { data: DATA });
+  const { base, issuer, settings, knex } = await startConsoleStack(t, paths.outDir, { data: E2E_DATA });
   await knex("companies").insert([STAFFING, FINANCIAL, NO_NAICS]);
   const token = await fetchAccessToken({ issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
   const company = await busiestCompany(knex);
@@ -141,7 +140,7 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     await limit.fill("1,5m");
     await limit.press("Tab");
     t.match(await textOf(page, "client-limit-note"), /decimal comma/, "“1,5m” is refused, with the reason");
-    t.equal(param(page, "limit"), CLIENT_PROGRAM.Limit, "and the limit stays as it was");
+    t.equal(urlParam(page, "limit"), CLIENT_PROGRAM.Limit, "and the limit stays as it was");
     await limit.fill("0");
     await limit.press("Tab");
     t.match(await textOf(page, "client-limit-note"), /more than \$0/, "a limit of $0 is refused");
@@ -163,21 +162,21 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     await box.fill(`${company.name} `);
     await box.press("Tab");
     await page.waitForTimeout(400);
-    t.equal(param(page, "companyId"), company.id, "a space added and Tab: the client stays");
-    t.equal(param(page, "limit"), "5000000", "with its limit");
+    t.equal(urlParam(page, "companyId"), company.id, "a space added and Tab: the client stays");
+    t.equal(urlParam(page, "limit"), "5000000", "with its limit");
     t.equal(await box.inputValue(), company.name, "the box shows the client's name again");
     await box.fill("something else");
     await box.press("Escape");
     await box.press("Escape");
     t.equal(await box.inputValue(), company.name, "Escape restores it too");
-    t.equal(param(page, "companyId"), company.id);
+    t.equal(urlParam(page, "companyId"), company.id);
 
     // Emptying the box drops the client, on purpose, with Undo.
     before = new URL(page.url()).search;
     await box.fill("");
     await box.press("Tab");
     await page.waitForURL((url) => !url.searchParams.has("companyId"));
-    t.equal(param(page, "limit"), null, "the client's amounts go with it");
+    t.equal(urlParam(page, "limit"), null, "the client's amounts go with it");
     await page.getByTestId("client-undo").click();
     await page.waitForURL((url) => url.searchParams.get("companyId") === company.id);
     t.equal(new URL(page.url()).search, before, "Undo brings the whole group back, amounts and all");

@@ -6,7 +6,6 @@
 // the search finds any word with each hit's sector and size, and arrowing through a select
 // adds one history entry.
 import t from "tap";
-import type { Page } from "playwright-core";
 import { consolePaths, ensureConsoleBuilt } from "../../src/console/console-build.js";
 import { startBrowser } from "../helpers/browser.js";
 import { drawnCharts, overlapping } from "./helpers/chart-labels.js";
@@ -17,16 +16,15 @@ import {
   startConsoleStack,
   waitForFigures,
   watchProblems,
+  E2E_DATA,
+  textOf,
+  urlParam,
 } from "./helpers/console-stack.js";
-
-const DATA = { companies: 300, programs: 6_000, losses: 600, seed: "console-e2e" };
-const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
-const textOf = (page: Page, testId: string) => page.getByTestId(testId).innerText();
 
 t.test("one client, honest states, the smaller things", async (t) => {
   const paths = consolePaths();
   await ensureConsoleBuilt(paths);
-  const { base, knex } = await startConsoleStack(t, paths.outDir, { data: DATA });
+  const { base, knex } = await startConsoleStack(t, paths.outDir, { data: E2E_DATA });
   const first = await busiestCompany(knex);
   // Another company whose name has a second word to search by.
   const [other] = (await knex("companies")
@@ -74,8 +72,8 @@ t.test("one client, honest states, the smaller things", async (t) => {
   // Item 1: another company clears the first one's amounts, and says whose they were.
   await option.click();
   await page.waitForURL((url) => url.searchParams.get("companyId") === second.id, { timeout: 15_000 });
-  t.equal(param(page, "limit"), null, "the first client's limit is gone from the link");
-  t.equal(param(page, "premium"), null, "and its premium");
+  t.equal(urlParam(page, "limit"), null, "the first client's limit is gone from the link");
+  t.equal(urlParam(page, "premium"), null, "and its premium");
   t.match(
     await textOf(page, "client-amounts-notice"),
     new RegExp(`Cleared ${first.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}'s limit`),
@@ -109,7 +107,7 @@ t.test("one client, honest states, the smaller things", async (t) => {
     "the builder says so",
   );
   t.match(await textOf(page, "report-amounts-warning"), /were entered for/, "and so does the report");
-  t.equal(param(page, "amountsCoverageId"), before, "in the link too");
+  t.equal(urlParam(page, "amountsCoverageId"), before, "in the link too");
 
   // Item 6: arrowing through the coverage select is one history entry, not one per option.
   const length = (await page.evaluate("history.length")) as number;
@@ -120,10 +118,10 @@ t.test("one client, honest states, the smaller things", async (t) => {
   t.ok(((await page.evaluate("history.length")) as number) - length <= 1, "at most one new history entry");
 
   // Item 4: another exposure type does not keep a revenue range as a head count.
-  const revenueLow = param(page, "exposureRangeLow");
+  const revenueLow = urlParam(page, "exposureRangeLow");
   await page.locator("#exposure-type").selectOption("Employees");
   await page.waitForURL((url) => url.searchParams.get("exposureType") === "Employees");
-  t.not(param(page, "exposureRangeLow"), revenueLow, "the range follows the client's own employee count");
+  t.not(urlParam(page, "exposureRangeLow"), revenueLow, "the range follows the client's own employee count");
 
   // Item 4: low above high marks both fields, not the onboarding card.
   await page.getByTestId("exposure-high").fill("10");
@@ -143,13 +141,13 @@ t.test("one client, honest states, the smaller things", async (t) => {
     /Not a NAICS sector or subsector of the reference data: 99/,
     "99 is refused",
   );
-  t.notMatch(param(page, "naics") ?? "", /99/, "and not added");
+  t.notMatch(urlParam(page, "naics") ?? "", /99/, "and not added");
 
   // Item 1: emptying the Company box ends the client.
   await page.getByTestId("company-search").fill("");
   await page.getByTestId("company-search").press("Tab");
   await page.waitForURL((url) => !url.searchParams.has("companyId"));
-  t.equal(param(page, "limit"), null, "its amounts go with it");
+  t.equal(urlParam(page, "limit"), null, "its amounts go with it");
 
   // Item 4: an empty group says so; an unknown company id is an error in place.
   await page.goto(

@@ -157,6 +157,15 @@ export async function busiestCompany(
 
 export const CLIENT_PROGRAM = { Limit: "5000000", Premium: "40000", Retention: "250000" } as const;
 
+/** The data set of the tests that build a group around a busy company and read every figure. */
+export const E2E_DATA = { companies: 300, programs: 6_000, losses: 600, seed: "console-e2e" };
+
+/** A parameter of the page's URL: the console's state. */
+export const urlParam = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
+
+/** The text of the element with a test id. */
+export const textOf = (page: Page, testId: string) => page.getByTestId(testId).innerText();
+
 /**
  * As a broker builds a peer group: types the start of the company's name, picks it from
  * the type-ahead (which fills its NAICS, exposure and organization type in), then types

@@ -34,11 +34,9 @@ export function AmountField({
   // Shown as money once committed, not as the URL's raw digits (issue 50): easy to check, and read back as typed.
   const [text, setText] = useState(() => shown(value, unit));
   useEffect(() => setText(shown(value, unit)), [value, unit]);
-  const problem = amountProblem(text, positive, label);
-  const parsed = problem === undefined ? parseAmount(text) : null;
+  const { amount: parsed, problem } = checked(text, positive, label);
   const invalid = problem !== undefined;
-  const readBack = parsed !== null ? (unit === "dollars" ? money(parsed) : Number(parsed).toLocaleString("en-US")) : "";
-  const note = problem ?? error ?? readBack;
+  const note = problem ?? error ?? (parsed !== null ? formatted(parsed, unit) : "");
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -64,18 +62,21 @@ export function AmountField({
   );
 }
 
-/** Why the text typed is not an amount the field takes, or undefined when it is (or is empty). */
-function amountProblem(text: string, positive: boolean, label: string): string | undefined {
-  if (text.trim() === "") return undefined;
+/** The amount typed (null for none or a wrong one), and why it is wrong when it is. */
+function checked(text: string, positive: boolean, label: string): { amount: string | null; problem?: string } {
+  if (text.trim() === "") return { amount: null };
   const reading = readAmount(text);
-  if ("problem" in reading) return reading.problem;
-  if (positive && /^0(\.0*)?$/.test(reading.amount)) return `${label} must be more than $0.`;
-  return undefined;
+  if ("problem" in reading) return { amount: null, problem: reading.problem };
+  if (positive && /^0(\.0*)?$/.test(reading.amount)) return { amount: null, problem: `${label} must be more than $0.` };
+  return { amount: reading.amount };
 }
 
-/** A committed amount as the field shows it: $5,000,000 or 1,500; text that is no amount, as it is. */
+/** An amount as money ($5,000,000) or as a count (1,500). */
+const formatted = (amount: string, unit: "dollars" | "count") =>
+  unit === "dollars" ? money(amount) : Number(amount).toLocaleString("en-US");
+
+/** A committed amount as the field shows it, formatted; text that is no amount, as it is. */
 function shown(value: string, unit: "dollars" | "count"): string {
   const amount = parseAmount(value);
-  if (amount === null || value.trim() === "") return value;
-  return unit === "dollars" ? money(amount) : Number(amount).toLocaleString("en-US");
+  return amount === null || value.trim() === "" ? value : formatted(amount, unit);
 }

@@ -88,6 +88,10 @@ export function reportContext(
   };
 }
 
+/** The client as the report names it, with what tells it from a namesake; "" without one. */
+export const clientLine = (context: ReportContext) =>
+  context.client ? `${context.client} (${context.clientDetail})` : "";
+
 /** Lower-case words joined by hyphens: a file name any system keeps as it is. */
 const slug = (text: string) =>
   text
@@ -115,7 +119,7 @@ export function csvFilename(figure: string, context: ReportContext): string {
 export function csvHeaderRows(figureTitle: string, context: ReportContext, span?: string): CsvRows {
   return [
     ["Figure", figureTitle],
-    ["Client", context.client ? `${context.client} (${context.clientDetail})` : "none chosen"],
+    ["Client", clientLine(context) || "none chosen"],
     ["Coverage", context.coverage],
     ["Peer group", span === undefined ? context.group : `${context.groupWithoutWindow}; ${span}`],
     ...(context.amountsNote ? [["Note", context.amountsNote]] : []),

@@ -1,4 +1,4 @@
-import type { ReportContext } from "./report-context.js";
+import { clientLine, type ReportContext } from "./report-context.js";
 
 /**
  * The printed report's foot (issue 27): the group definition, the data version and the
@@ -8,9 +8,8 @@ export function ReportFooter({ context }: { context: ReportContext }) {
   return (
     <footer class="report-footer print-only" data-testid="report-footer">
       <p>
-        Peer group: {context.group}. Client:{" "}
-        {context.client ? `${context.client} (${context.clientDetail})` : "none chosen"}. Data version{" "}
-        {context.dataVersion}. Printed {context.date}. Figures from the Commercial Policy Benchmark API.
+        Peer group: {context.group}. Client: {clientLine(context) || "none chosen"}. Data version {context.dataVersion}.
+        Printed {context.date}. Figures from the Commercial Policy Benchmark API.
       </p>
     </footer>
   );

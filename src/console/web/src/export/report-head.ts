@@ -1,5 +1,5 @@
 import { useEffect } from "preact/hooks";
-import type { ReportContext } from "./report-context.js";
+import { clientLine, type ReportContext } from "./report-context.js";
 
 const APP_TITLE = "Commercial Policy Benchmark console";
 
@@ -15,7 +15,7 @@ export function reportTitle(context: ReportContext): string {
 
 /** The line atop every printed page: whose report it is, with the id that tells two namesakes apart. */
 export function runningHead(context: ReportContext): string {
-  const client = context.client ? `${context.client}${context.clientDetail ? ` (${context.clientDetail})` : ""}` : "";
+  const client = clientLine(context);
   return [client ? `Peer benchmark: ${client}` : "Peer benchmark", context.coverage, context.date]
     .filter((part) => part !== "")
     .join(" · ");

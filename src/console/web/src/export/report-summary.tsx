@@ -2,7 +2,7 @@ import type { ReferenceData } from "../api/types.js";
 import { coverageName, lineOfBusinessName, naicsLabel, organizationTypeName } from "../reference/reference-names.js";
 import { count, money } from "../figures/format.js";
 import type { PeerGroup } from "../state/peer-group.js";
-import { monthsBefore, type ReportContext } from "./report-context.js";
+import { clientLine, monthsBefore, type ReportContext } from "./report-context.js";
 
 interface ReportSummaryProps {
   group: PeerGroup;
@@ -25,7 +25,7 @@ export function ReportSummary({ group, reference, context }: ReportSummaryProps)
   // Dates, in the one format the report uses (ISO): "24 months ago to today" on paper is no date at all.
   const period = `${monthsBefore(context.date, group.oldestTrailing)} to ${monthsBefore(context.date, group.newestTrailing)}`;
   const rows: [string, string][] = [
-    ...(companyName ? [["Client", `${companyName} (${context.clientDetail})`] as [string, string]] : []),
+    ...(companyName ? [["Client", clientLine(context)] as [string, string]] : []),
     ["Industry (NAICS)", group.naics.map((code) => naicsLabel(reference, code)).join("; ")],
     ["Coverage", coverageName(reference, group.coverageId)],
     ["Lines of business", lobs.length ? lobs.join("; ") : "All"],

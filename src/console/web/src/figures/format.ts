@@ -38,6 +38,10 @@ function decimalParts(value: number | string): { negative: boolean; whole: strin
   };
 }
 
+/** money(x), or a dash where there is no amount. */
+export const moneyOrDash = (value: number | null | undefined) =>
+  value === null || value === undefined ? "–" : money(value);
+
 /** Short axis labels: $250K, $1.5M, $2B. */
 export function compactMoney(value: number): string {
   return `$${new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 }).format(value)}`;

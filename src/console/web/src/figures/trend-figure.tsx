@@ -6,7 +6,7 @@ import { useChart } from "../charts/use-chart.js";
 import { csvFilename, csvHeaderRows, type ReportContext } from "../export/report-context.js";
 import type { PeriodMonths } from "../state/peer-group.js";
 import { FigurePanel } from "./figure-panel.js";
-import { count, money } from "./format.js";
+import { count, moneyOrDash } from "./format.js";
 import { PeriodSwitch } from "./period-switch.js";
 import { periodsText, trendHeadline } from "./trend-headline.js";
 import { trendChartOption, trendDescription } from "./trend-chart-option.js";
@@ -34,7 +34,6 @@ interface TrendFigureProps {
 }
 
 const TITLE = "Market trend";
-const moneyOrDash = (value: number | null | undefined) => (value === null || value === undefined ? "–" : money(value));
 
 /** One measure's cells of a period's row: quartiles and change, or one cell saying there is none. */
 function MeasureCells({

@@ -1,8 +1,6 @@
 import type { TrendPeriod } from "../api/types.js";
-import { count, money } from "./format.js";
+import { count, moneyOrDash } from "./format.js";
 import { changeText, isThin, withheldReason } from "./trend-rows.js";
-
-const moneyOrDash = (value: number | null | undefined) => (value === null || value === undefined ? "–" : money(value));
 
 /**
  * The trend's one-line reading, from the API's periods (newest first). It reads the

@@ -1,6 +1,7 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Knex } from "knex";
+import { outsideAnyCall } from "../load-control/caller-watch.js";
 import { tellDatasetVersion } from "../rpc/dataset-version.js";
 import {
   ReferenceDataSchema,
@@ -32,8 +33,9 @@ export function createReferenceService(
   let reading: Promise<Kept> | undefined;
 
   function read(): Promise<Kept> {
-    // Shared by every caller waiting, so no single caller's cancellation ends it.
-    reading ??= readReferenceRows(knex)
+    // Shared by every caller waiting, so no single caller's cancellation ends it: read as
+    // no call's, or the first caller leaving would cancel the statement for all (caller-watch.ts).
+    reading ??= outsideAnyCall(() => readReferenceRows(knex))
       .then((rows) => ({ version: rows.datasetVersion, answer: create(ReferenceDataSchema, referenceAnswer(rows)) }))
       .finally(() => {
         reading = undefined;

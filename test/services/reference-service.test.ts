@@ -293,6 +293,30 @@ t.test("concurrent calls of a new version share one read", async (t) => {
   t.equal(statements.length, 1, "none for a call of the same version, not even of the version (the watcher's is used)");
 });
 
+t.test("the caller who started the shared read leaving does not end it for the others", async (t) => {
+  const { knex } = await importedDatabase(t);
+  const version = await readDatasetVersion(knex);
+  const server = await startTestServer(t, knex, { datasetVersion: () => version });
+  const connect = createClient(ReferenceService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
+  // The read waits behind a lock, so that its first caller can leave while it runs.
+  const lock = await knex.transaction();
+  await lock.raw("lock table coverages in access exclusive mode");
+  const statements: string[] = [];
+  const onQuery = (query: { sql: string }) => void statements.push(query.sql);
+  knex.on("query", onQuery);
+  t.teardown(() => void knex.off("query", onQuery));
+  const leaving = new AbortController();
+  const first = connect.getReferenceData({}, { signal: leaving.signal });
+  await waitFor(() => statements.some((sql) => sql.includes("from coverages")));
+  const second = connect.getReferenceData({});
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  leaving.abort();
+  await t.rejects(first, { code: Code.Canceled });
+  await new Promise((resolve) => setTimeout(resolve, 200)); // a cancel would have reached PostgreSQL by now
+  await lock.commit();
+  t.same((await second).coverages.length, 3, "the second caller is answered from the read the first began");
+});
+
 t.test("the reflection and metrics lists name the service", async (t) => {
   t.ok(NAMED_SERVICES.includes(ReferenceService), "NAMED_SERVICES, shared by reflection and metrics");
   const { knex } = await createTestDatabase(t);

@@ -40,7 +40,7 @@ export function limitAdequacyFigures(
  * The exact sum of whole numbers >= 0. Partial sums only grow, so when the float sum
  * ends at or below 2^53 - 1 every step was exact; otherwise it is summed again in BigInt.
  */
-function sumOf(amounts: ArrayLike<number>): Decimal {
+export function sumOf(amounts: ArrayLike<number>): Decimal {
   let sum = 0;
   for (let i = 0; i < amounts.length; i++) sum += amounts[i]!;
   if (sum <= Number.MAX_SAFE_INTEGER) return new Decimal(sum);

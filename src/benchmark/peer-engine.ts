@@ -1,4 +1,5 @@
 import type { Decimal } from "./decimal.js";
+import type { LossExperienceSpan, LossExperienceStatistics } from "./loss-experience-statistics.js";
 import type { LossYearFilter } from "./loss-years.js";
 import type { CoverageReference, PeerGroup } from "./peer-group.js";
 import type { WideningCounts } from "./peer-group-suggestions.js";
@@ -31,6 +32,15 @@ export interface PeerEngine {
   limitAdequacy(peers: PeerGroup, years: LossYearFilter, window: TimeWindow): Promise<LimitAdequacyStatistics>;
   /** The market trend's figures of each period (SEMANTICS.md section 13), in the order given (newest first, adjacent). */
   trend(peers: PeerGroup, periods: readonly TimeWindow[]): Promise<TrendStatistics>;
+  /**
+   * The loss experience's figures of each year of `span`, oldest first, and of all of
+   * them together (SEMANTICS.md section 15); `limits` in exact cents, in the order given.
+   */
+  lossExperience(
+    peers: PeerGroup,
+    span: LossExperienceSpan,
+    limits: readonly Decimal[],
+  ): Promise<LossExperienceStatistics>;
   /** The program and company counts (and contributors, when counted) of the 64 widenings of a group (SEMANTICS.md section 14). */
   widenings(space: WideningSpace): Promise<WideningCounts & { reference: CoverageReference }>;
 }

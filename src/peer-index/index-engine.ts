@@ -11,6 +11,7 @@ import type {
 } from "../benchmark/peer-statistics.js";
 import type { TimeWindow } from "../benchmark/time-window.js";
 import type { PeriodStatistics } from "../benchmark/trend-statistics.js";
+import type { LossExperienceFigures } from "../benchmark/loss-experience-statistics.js";
 import {
   assessmentContributors,
   contributorsOfRows,
@@ -18,6 +19,7 @@ import {
   type CompanyBound,
 } from "./contributor-counts.js";
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
+import { lossFiguresByYear, programsByYear } from "./loss-experience-figures.js";
 import { compilePeerFilter, matchRows, rowFilterOf, type CompiledPeerFilter } from "./peer-filter.js";
 import {
   assessmentFigures,
@@ -119,6 +121,7 @@ function takingTurns(engine: PeerEngine): PeerEngine {
     lossCount: (...args) => inTurn(() => engine.lossCount(...args)),
     limitAdequacy: (...args) => inTurn(() => engine.limitAdequacy(...args)),
     trend: (...args) => inTurn(() => engine.trend(...args)),
+    lossExperience: (...args) => inTurn(() => engine.lossExperience(...args)),
     widenings: (...args) => inTurn(() => engine.widenings(...args)),
   };
 }
@@ -341,6 +344,38 @@ function createEngine(
       return {
         reference: opened.reference,
         periods: trendFigures(snapshot, periodDays(periods), programs, losses, counted && contributors),
+      };
+    },
+
+    // The span's loss events matched once and read by year in amount order, the
+    // programs matched year after year (loss-experience-figures.ts); contributors
+    // counted from each year's run of rows, and from all of them for the total.
+    async lossExperience(peers, span, limits) {
+      const opened = open(peers.coverageId);
+      if (!opened) return fallback.lossExperience(peers, span, limits);
+      const { snapshot, coverage } = opened;
+      const filter = compilePeerFilter(snapshot, peers);
+      const matched = matchLosses(opened, filter, { kind: "range", oldest: span.first, newest: span.last });
+      const losses = lossFiguresByYear(snapshot.losses, coverage.losses, matched, span, limits);
+      const programs = programsByYear(snapshot.programs, coverage.programs, filter, span);
+      const figures = (start: number, count: number): Pick<LossExperienceFigures, "programCount" | "contributors"> =>
+        counting
+          ? {
+              programCount: count,
+              contributors: contributorsOfRows(
+                snapshot,
+                programs.rows.subarray(start, start + count),
+                count,
+                undefined,
+                boundOf(opened),
+              ),
+            }
+          : { programCount: count };
+      const all = programs.years.reduce((sum, year) => sum + year.count, 0);
+      return {
+        reference: opened.reference,
+        years: programs.years.map(({ start, count }, y) => ({ ...figures(start, count), ...losses.years[y]! })),
+        total: { ...figures(0, all), ...losses.total },
       };
     },
 

@@ -3,6 +3,7 @@ import type { PeerEngine } from "../benchmark/peer-engine.js";
 import { assessmentStatistics } from "./assessment-statistics.js";
 import { findCoverageReference } from "./coverage-reference.js";
 import { limitAdequacyStatistics } from "./limit-adequacy-statistics.js";
+import { lossExperienceStatistics } from "./loss-experience-statistics.js";
 import { countPeerLosses, countPeerPrograms } from "./peer-counts.js";
 import { rpmStatistics } from "./rpm-statistics.js";
 import { trendStatistics } from "./trend-statistics.js";
@@ -26,6 +27,7 @@ export function createSqlPeerEngine(knex: Knex, options: { contributors?: boolea
     lossCount: (peers, years) => countPeerLosses(knex, peers, years),
     limitAdequacy: (peers, years, window) => limitAdequacyStatistics(knex, peers, years, window, counting),
     trend: (peers, periods) => trendStatistics(knex, peers, periods, counting),
+    lossExperience: (peers, span, limits) => lossExperienceStatistics(knex, peers, span, limits, counting),
     widenings: (space) => wideningStatistics(knex, space, counting),
   };
 }

@@ -24,6 +24,7 @@ import { readCsv } from "../ingest/helpers/read-csv.js";
 import { HOSTILE_AS_OF, writeHostileDataset } from "./helpers/hostile-dataset.js";
 import { withWrittenCases } from "./helpers/written-cases.js";
 import {
+  drawLossExperience,
   drawLossYears,
   drawPeerGroup,
   drawRpm,
@@ -79,6 +80,7 @@ function counted(engine: PeerEngine, calls: Map<number, number>): PeerEngine {
     lossCount: (peers, ...rest) => (count(peers.coverageId), engine.lossCount(peers, ...rest)),
     limitAdequacy: (peers, ...rest) => (count(peers.coverageId), engine.limitAdequacy(peers, ...rest)),
     trend: (peers, ...rest) => (count(peers.coverageId), engine.trend(peers, ...rest)),
+    lossExperience: (peers, ...rest) => (count(peers.coverageId), engine.lossExperience(peers, ...rest)),
     widenings: (space) => (count(space.peers.coverageId), engine.widenings(space)),
   };
 }
@@ -123,6 +125,7 @@ async function drawPool(dir: string): Promise<DrawPool> {
       ...losses!.map((l) => l.total_amount ?? ""),
     ].filter((text) => text !== ""),
     years: losses!.map((l) => Number((l.accident_date || l.filing_date || "2020").slice(0, 4))),
+    lossAmounts: losses!.map((l) => l.total_amount ?? "").filter((text) => text !== ""),
   };
 }
 
@@ -176,6 +179,7 @@ for (const datasetCase of cases) {
       const clientRpm = drawRpm(pool, createSeededRandom(`${SEED}/rpm/${group}`));
       const rpm = (e: PeerEngine) => e.rpm(peers, window, clientRpm);
       const trend = (e: PeerEngine) => e.trend(peers, periods);
+      const experience = drawLossExperience(datasetCase.asOf, pool, createSeededRandom(`${SEED}/experience/${group}`));
       const space = wideningSpace(peers, datasetCase.asOf, trailingOf(window, datasetCase.asOf));
       const widenings = (e: PeerEngine) => e.widenings(space);
       // SQL answers each question once: a call shared by two threads is held to the
@@ -202,6 +206,7 @@ for (const datasetCase of cases) {
         ],
         ["trend", (e) => asked("trend", e, trend)],
         ["trend shared by two threads", (e) => asked("trend", shared(e), trend)],
+        ["lossExperience", (e) => e.lossExperience(peers, experience.span, experience.limits)],
         ["widenings", (e) => asked("widenings", e, widenings)],
         ["widenings shared by two threads", (e) => asked("widenings", shared(e), widenings)],
       ];
@@ -209,7 +214,12 @@ for (const datasetCase of cases) {
         const [expected, actual] = [plain(await call(sql)), plain(await call(index))];
         if (JSON.stringify(expected) === JSON.stringify(actual)) continue;
         mismatches++;
-        t.strictSame(actual, expected, `${name} #${group} differs`, { peers: plain(peers), window, years });
+        t.strictSame(actual, expected, `${name} #${group} differs`, {
+          peers: plain(peers),
+          window,
+          years,
+          experience: plain(experience),
+        });
       }
     }
     t.equal(mismatches, 0, `${GROUPS} peer groups, every call answered identically`);

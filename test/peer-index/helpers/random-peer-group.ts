@@ -1,4 +1,6 @@
 import { Decimal } from "../../../src/benchmark/decimal.js";
+import { lossExperienceSpan } from "../../../src/benchmark/loss-experience-inputs.js";
+import type { LossExperienceSpan } from "../../../src/benchmark/loss-experience-statistics.js";
 import type { LossYearFilter } from "../../../src/benchmark/loss-years.js";
 import type { PeerGroup } from "../../../src/benchmark/peer-group.js";
 import type { SelectedAmounts } from "../../../src/benchmark/peer-engine.js";
@@ -15,6 +17,8 @@ export interface DrawPool {
   /** Exposure and amount values of the data (decimal text). */
   amounts: string[];
   years: number[];
+  /** Loss amounts of the data (whole dollars, as text): limits are drawn at them and a cent either side. */
+  lossAmounts?: string[];
 }
 
 /** A value of the pool, or one cent next to it, or something else entirely. */
@@ -96,4 +100,26 @@ export function drawRpm(pool: DrawPool, random: SeededRandom): Decimal {
   const limit = amount(pool, random);
   if (limit.isZero() || random.chance(0.3)) return amount(pool, random);
   return premium.times(1_000_000).div(limit).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+}
+
+/**
+ * A loss experience's years (SEMANTICS.md section 15: 1 to 20, the ends often) and 0 to 3
+ * limits: at a loss amount or a cent either side of one, or any amount; now and then
+ * one repeated.
+ */
+export function drawLossExperience(
+  asOf: string,
+  pool: DrawPool,
+  random: SeededRandom,
+): { span: LossExperienceSpan; limits: Decimal[] } {
+  const years = random.chance(0.3) ? random.pick([1, 20]) : 1 + random.int(20);
+  const limit = () => {
+    const base = new Decimal(random.pick(pool.lossAmounts?.length ? pool.lossAmounts : pool.amounts) || "1");
+    const u = random.next();
+    const drawn = u < 0.4 ? base : u < 0.6 ? base.plus("0.01") : u < 0.8 ? base.minus("0.01") : amount(pool, random);
+    return drawn.isPositive() && !drawn.isZero() ? drawn : new Decimal("0.01");
+  };
+  const limits: Decimal[] = [];
+  for (let i = random.int(4); i > 0; i--) limits.push(limits.length > 0 && random.chance(0.2) ? limits[0]! : limit());
+  return { span: lossExperienceSpan(asOf, years), limits };
 }

@@ -15,3 +15,14 @@ export function decimalTexts(ctx: HandlerContext): (field: string, value: number
   const texts = ctx.values.get(decimalTextsKey);
   return (field, value) => texts.get(field) ?? (value === undefined ? undefined : String(value));
 }
+
+/** The key of a list item's decimal text: `limits[0]`, `limits[1]`, ... */
+export function itemTextKey(field: string, index: number): string {
+  return `${field}[${index}]`;
+}
+
+/** The exact text of a `repeated double` field's items, as decimalTexts gives a field's. */
+export function decimalItemTexts(ctx: HandlerContext, field: string): (index: number, value: number) => string {
+  const texts = ctx.values.get(decimalTextsKey);
+  return (index, value) => texts.get(itemTextKey(field, index)) ?? String(value);
+}

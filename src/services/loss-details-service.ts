@@ -7,8 +7,9 @@ import { assertLookupId, notFound } from "./identifier.js";
 import { tellDatasetVersion } from "../rpc/dataset-version.js";
 import type { DisclosureGuard } from "./disclosure-guard.js";
 import { limitAdequacy } from "./limit-adequacy.js";
+import { lossExperience } from "./loss-experience.js";
 
-/** Loss details (spec 4.7) and limit adequacy (4.8). */
+/** Loss details (spec 4.7), limit adequacy (4.8) and the loss experience (SEMANTICS.md section 15). */
 export function createLossDetailsService(
   knex: Knex,
   engine: PeerEngine,
@@ -18,6 +19,7 @@ export function createLossDetailsService(
   return {
     getLimitAdequacy: (req, ctx) => limitAdequacy(engine, asOf(), req, ctx, disclosure),
     postLimitAdequacyData: (req, ctx) => limitAdequacy(engine, asOf(), req, ctx, disclosure),
+    getLossExperience: (req, ctx) => lossExperience(engine, asOf(), req, ctx, disclosure),
 
     async getLossDetails(req, ctx) {
       assertLookupId(ctx, "loss event");

@@ -8,6 +8,7 @@ import {
   type MessageShape,
 } from "@bufbuild/protobuf";
 import { alias, query_name } from "../../gen/commercialpolicybenchmark/v2/options_pb.js";
+import { itemTextKey } from "../rpc/decimal-texts.js";
 import type { InputProblem } from "../rpc/input-problems.js";
 import { maxItemsOf, tooManyItems } from "../rpc/list-limits.js";
 import { NumberText, type JsonObject } from "./json-body.js";
@@ -76,6 +77,7 @@ export function createBinder<Desc extends DescMessage>(schema: Desc): Binder<Mes
         if (problem) problems.push({ field: field.jsonName, ...problem });
         const text = decimalText(field, inputs);
         if (!problem && text !== undefined) decimalTexts.set(field.jsonName, text);
+        if (!problem) keepItemTexts(field, inputs, decimalTexts);
       }
       return { message, problems, decimalTexts };
     },
@@ -133,6 +135,14 @@ function decimalText(field: DescField, inputs: unknown[]): string | undefined {
     return undefined;
   const input = inputs[0];
   return input instanceof NumberText ? input.text : typeof input === "string" ? input.trim() : undefined;
+}
+
+/** Each item's text of a list of doubles (the loss experience's limits), under `field[i]` (decimal-texts.ts). */
+function keepItemTexts(field: DescField, inputs: unknown[], texts: Map<string, string>): void {
+  if (field.fieldKind !== "list" || field.listKind !== "scalar" || field.scalar !== ScalarType.DOUBLE) return;
+  let index = 0;
+  for (const input of inputs)
+    for (const item of listItems(input)) texts.set(itemTextKey(field.jsonName, index++), String(item));
 }
 
 /** An item that makes its input no list: an object, a boolean, an array in an array. */

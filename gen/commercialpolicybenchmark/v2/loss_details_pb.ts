@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file commercialpolicybenchmark/v2/loss_details.proto.
  */
 export const file_commercialpolicybenchmark_v2_loss_details: GenFile = /*@__PURE__*/
-  fileDesc("Ci9jb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL2xvc3NfZGV0YWlscy5wcm90bxIcY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52MiIuChVHZXRMb3NzRGV0YWlsc1JlcXVlc3QSFQoNbG9zc19ldmVudF9pZBgBIAEoAyJcChZHZXRMb3NzRGV0YWlsc1Jlc3BvbnNlEkIKC2xvc3NfZGV0YWlsGAEgASgLMiguY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5Mb3NzRGV0YWlsQgPgQQIiqAIKCkxvc3NEZXRhaWwSEQoJbG9zc19uYW1lGAEgASgJEhUKDWxvc3NfY2F0ZWdvcnkYAiABKAkSEQoJbG9zc190eXBlGAMgASgJEhUKDWxvc3NfY292ZXJhZ2UYBCABKAkSGQoIbG9zc19sb2IYBSABKAlSB2xvc3NMT0ISGgoNYWNjaWRlbnRfZGF0ZRgGIAEoCUgAiAEBEhMKC2ZpbGluZ19kYXRlGAcgASgJEg4KBnN0YXR1cxgIIAEoCRIUCgx0b3RhbF9hbW91bnQYCSABKAMSJQoYbG9zc19kZXRhaWxzX2Rlc2NyaXB0aW9uGAogASgJSAGIAQFCEAoOX2FjY2lkZW50X2RhdGVCGwoZX2xvc3NfZGV0YWlsc19kZXNjcmlwdGlvbiLNBAoXR2V0TGltaXRBZGVxdWFjeVJlcXVlc3QSIAoFbmFpY3MYASADKAlCEeBBApC1GMwIorUYBU5haWNzEisKC2NvdmVyYWdlX2lkGAIgASgFQhHgQQKitRgKQ292ZXJhZ2VJZEgAiAEBEkYKE2xpbmVfb2ZfYnVzaW5lc3NfaWQYAyADKAVCKYq1GA5saW5lT2ZCdXNpbmVzc4q1GAVsb2JJZJC1GOgHorUYBUxvYklkEloKDWV4cG9zdXJlX3R5cGUYBCABKAlCQ4q1GAhleHBvc3VyZZq1GAhSZXZlbnVlc5q1GAlFbXBsb3llZXOatRgKTWFya2V0IENhcKK1GAxFeHBvc3VyZVR5cGUSOAoSZXhwb3N1cmVfcmFuZ2VfbG93GAUgASgBQhfgQQKitRgQRXhwb3N1cmVSYW5nZUxvd0gBiAEBEjoKE2V4cG9zdXJlX3JhbmdlX2hpZ2gYBiABKAFCGOBBAqK1GBFFeHBvc3VyZVJhbmdlSGlnaEgCiAEBEjMKEW9yZ2FuaXphdGlvbl90eXBlGAcgAygJQhiQtRhkorUYEE9yZ2FuaXphdGlvblR5cGUSKgoMY2xpZW50X2xpbWl0GAggASgBQg+itRgLQ2xpZW50TGltaXRIA4gBARIYCgVsaW1pdBgJIAEoAUIJorUYBUxpbWl0Qg4KDF9jb3ZlcmFnZV9pZEIVChNfZXhwb3N1cmVfcmFuZ2VfbG93QhYKFF9leHBvc3VyZV9yYW5nZV9oaWdoQg8KDV9jbGllbnRfbGltaXQiZAoYR2V0TGltaXRBZGVxdWFjeVJlc3BvbnNlEkgKDmxpbWl0X2FkZXF1YWN5GAEgASgLMisuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5MaW1pdEFkZXF1YWN5QgPgQQIikAQKHFBvc3RMaW1pdEFkZXF1YWN5RGF0YVJlcXVlc3QSFwoFbmFpY3MYASADKAlCCOBBApC1GMwIEh0KC2NvdmVyYWdlX2lkGAIgASgFQgPgQQJIAIgBARI9ChNsaW5lX29mX2J1c2luZXNzX2lkGAMgAygFQiCKtRgObGluZU9mQnVzaW5lc3OKtRgFbG9iSWSQtRjoBxJKCg1leHBvc3VyZV90eXBlGAQgASgJQjOKtRgIZXhwb3N1cmWatRgIUmV2ZW51ZXOatRgJRW1wbG95ZWVzmrUYCk1hcmtldCBDYXASJAoSZXhwb3N1cmVfcmFuZ2VfbG93GAUgASgBQgPgQQJIAYgBARIlChNleHBvc3VyZV9yYW5nZV9oaWdoGAYgASgBQgPgQQJIAogBARIfChFvcmdhbml6YXRpb25fdHlwZRgHIAMoCUIEkLUYZBIZCgxjbGllbnRfbGltaXQYCCABKAFIA4gBARINCgVsaW1pdBgJIAEoARIRCglsb3NzX3llYXIYCiABKAUSGAoQb2xkZXN0X2xvc3NfeWVhchgLIAEoBRIYChBuZXdlc3RfbG9zc195ZWFyGAwgASgFQg4KDF9jb3ZlcmFnZV9pZEIVChNfZXhwb3N1cmVfcmFuZ2VfbG93QhYKFF9leHBvc3VyZV9yYW5nZV9oaWdoQg8KDV9jbGllbnRfbGltaXQiaQodUG9zdExpbWl0QWRlcXVhY3lEYXRhUmVzcG9uc2USSAoObGltaXRfYWRlcXVhY3kYASABKAsyKy5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkxpbWl0QWRlcXVhY3lCA+BBAiK7AQoNTGltaXRBZGVxdWFjeRIUCgxjbGllbnRfbGltaXQYASABKAESFAoMbWVkaWFuX2xpbWl0GAIgASgDEhcKD3BlcmNlbnRfY292ZXJlZBgDIAEoAxIQCghtYXhfbG9zcxgEIAEoARIUCgxhdmVyYWdlX2xvc3MYBSABKAMSPQoNbGlzdF9vZl9jYXNlcxgGIAMoCzImLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuTG9zc0Nhc2UiQwoITG9zc0Nhc2USIgoNbG9zc19ldmVudF9pZBgBIAEoA1ILbG9zc0V2ZW50SUQSEwoLbG9zc19hbW91bnQYAiABKAEyigYKEkxvc3NEZXRhaWxzU2VydmljZRLQAQoOR2V0TG9zc0RldGFpbHMSMy5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldExvc3NEZXRhaWxzUmVxdWVzdBo0LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0TG9zc0RldGFpbHNSZXNwb25zZSJTkAIBgtPkkwJKYgtsb3NzX2RldGFpbBI7L2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9sb3NzZGV0YWlscy97bG9zc19ldmVudF9pZH0SrQIKEEdldExpbWl0QWRlcXVhY3kSNS5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldExpbWl0QWRlcXVhY3lSZXF1ZXN0GjYuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRMaW1pdEFkZXF1YWN5UmVzcG9uc2UiqQGQAgGC0+STAp8BWlJiDmxpbWl0X2FkZXF1YWN5EkAvY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2xvc3NkZXRhaWxzL2dldGxpbWl0YWRlcXVhY3lkYXRhYg5saW1pdF9hZGVxdWFjeRI5L2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9sb3NzZGV0YWlscy9saW1pdGFkZXF1YWN5EvABChVQb3N0TGltaXRBZGVxdWFjeURhdGESOi5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLlBvc3RMaW1pdEFkZXF1YWN5RGF0YVJlcXVlc3QaOy5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLlBvc3RMaW1pdEFkZXF1YWN5RGF0YVJlc3BvbnNlIl6QAgGC0+STAlU6ASpiDmxpbWl0X2FkZXF1YWN5IkAvY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2xvc3NkZXRhaWxzL2dldGxpbWl0YWRlcXVhY3lkYXRhYgZwcm90bzM", [file_commercialpolicybenchmark_v2_options, file_google_api_annotations, file_google_api_field_behavior]);
+  fileDesc("Ci9jb21tZXJjaWFscG9saWN5YmVuY2htYXJrL3YyL2xvc3NfZGV0YWlscy5wcm90bxIcY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52MiIuChVHZXRMb3NzRGV0YWlsc1JlcXVlc3QSFQoNbG9zc19ldmVudF9pZBgBIAEoAyJcChZHZXRMb3NzRGV0YWlsc1Jlc3BvbnNlEkIKC2xvc3NfZGV0YWlsGAEgASgLMiguY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5Mb3NzRGV0YWlsQgPgQQIiqAIKCkxvc3NEZXRhaWwSEQoJbG9zc19uYW1lGAEgASgJEhUKDWxvc3NfY2F0ZWdvcnkYAiABKAkSEQoJbG9zc190eXBlGAMgASgJEhUKDWxvc3NfY292ZXJhZ2UYBCABKAkSGQoIbG9zc19sb2IYBSABKAlSB2xvc3NMT0ISGgoNYWNjaWRlbnRfZGF0ZRgGIAEoCUgAiAEBEhMKC2ZpbGluZ19kYXRlGAcgASgJEg4KBnN0YXR1cxgIIAEoCRIUCgx0b3RhbF9hbW91bnQYCSABKAMSJQoYbG9zc19kZXRhaWxzX2Rlc2NyaXB0aW9uGAogASgJSAGIAQFCEAoOX2FjY2lkZW50X2RhdGVCGwoZX2xvc3NfZGV0YWlsc19kZXNjcmlwdGlvbiLNBAoXR2V0TGltaXRBZGVxdWFjeVJlcXVlc3QSIAoFbmFpY3MYASADKAlCEeBBApC1GMwIorUYBU5haWNzEisKC2NvdmVyYWdlX2lkGAIgASgFQhHgQQKitRgKQ292ZXJhZ2VJZEgAiAEBEkYKE2xpbmVfb2ZfYnVzaW5lc3NfaWQYAyADKAVCKYq1GA5saW5lT2ZCdXNpbmVzc4q1GAVsb2JJZJC1GOgHorUYBUxvYklkEloKDWV4cG9zdXJlX3R5cGUYBCABKAlCQ4q1GAhleHBvc3VyZZq1GAhSZXZlbnVlc5q1GAlFbXBsb3llZXOatRgKTWFya2V0IENhcKK1GAxFeHBvc3VyZVR5cGUSOAoSZXhwb3N1cmVfcmFuZ2VfbG93GAUgASgBQhfgQQKitRgQRXhwb3N1cmVSYW5nZUxvd0gBiAEBEjoKE2V4cG9zdXJlX3JhbmdlX2hpZ2gYBiABKAFCGOBBAqK1GBFFeHBvc3VyZVJhbmdlSGlnaEgCiAEBEjMKEW9yZ2FuaXphdGlvbl90eXBlGAcgAygJQhiQtRhkorUYEE9yZ2FuaXphdGlvblR5cGUSKgoMY2xpZW50X2xpbWl0GAggASgBQg+itRgLQ2xpZW50TGltaXRIA4gBARIYCgVsaW1pdBgJIAEoAUIJorUYBUxpbWl0Qg4KDF9jb3ZlcmFnZV9pZEIVChNfZXhwb3N1cmVfcmFuZ2VfbG93QhYKFF9leHBvc3VyZV9yYW5nZV9oaWdoQg8KDV9jbGllbnRfbGltaXQiZAoYR2V0TGltaXRBZGVxdWFjeVJlc3BvbnNlEkgKDmxpbWl0X2FkZXF1YWN5GAEgASgLMisuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5MaW1pdEFkZXF1YWN5QgPgQQIikAQKHFBvc3RMaW1pdEFkZXF1YWN5RGF0YVJlcXVlc3QSFwoFbmFpY3MYASADKAlCCOBBApC1GMwIEh0KC2NvdmVyYWdlX2lkGAIgASgFQgPgQQJIAIgBARI9ChNsaW5lX29mX2J1c2luZXNzX2lkGAMgAygFQiCKtRgObGluZU9mQnVzaW5lc3OKtRgFbG9iSWSQtRjoBxJKCg1leHBvc3VyZV90eXBlGAQgASgJQjOKtRgIZXhwb3N1cmWatRgIUmV2ZW51ZXOatRgJRW1wbG95ZWVzmrUYCk1hcmtldCBDYXASJAoSZXhwb3N1cmVfcmFuZ2VfbG93GAUgASgBQgPgQQJIAYgBARIlChNleHBvc3VyZV9yYW5nZV9oaWdoGAYgASgBQgPgQQJIAogBARIfChFvcmdhbml6YXRpb25fdHlwZRgHIAMoCUIEkLUYZBIZCgxjbGllbnRfbGltaXQYCCABKAFIA4gBARINCgVsaW1pdBgJIAEoARIRCglsb3NzX3llYXIYCiABKAUSGAoQb2xkZXN0X2xvc3NfeWVhchgLIAEoBRIYChBuZXdlc3RfbG9zc195ZWFyGAwgASgFQg4KDF9jb3ZlcmFnZV9pZEIVChNfZXhwb3N1cmVfcmFuZ2VfbG93QhYKFF9leHBvc3VyZV9yYW5nZV9oaWdoQg8KDV9jbGllbnRfbGltaXQiaQodUG9zdExpbWl0QWRlcXVhY3lEYXRhUmVzcG9uc2USSAoObGltaXRfYWRlcXVhY3kYASABKAsyKy5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkxpbWl0QWRlcXVhY3lCA+BBAiK7AQoNTGltaXRBZGVxdWFjeRIUCgxjbGllbnRfbGltaXQYASABKAESFAoMbWVkaWFuX2xpbWl0GAIgASgDEhcKD3BlcmNlbnRfY292ZXJlZBgDIAEoAxIQCghtYXhfbG9zcxgEIAEoARIUCgxhdmVyYWdlX2xvc3MYBSABKAMSPQoNbGlzdF9vZl9jYXNlcxgGIAMoCzImLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuTG9zc0Nhc2UiQwoITG9zc0Nhc2USIgoNbG9zc19ldmVudF9pZBgBIAEoA1ILbG9zc0V2ZW50SUQSEwoLbG9zc19hbW91bnQYAiABKAEilwMKGEdldExvc3NFeHBlcmllbmNlUmVxdWVzdBIXCgVuYWljcxgBIAMoCUII4EECkLUYzAgSHQoLY292ZXJhZ2VfaWQYAiABKAVCA+BBAkgAiAEBEj0KE2xpbmVfb2ZfYnVzaW5lc3NfaWQYAyADKAVCIIq1GA5saW5lT2ZCdXNpbmVzc4q1GAVsb2JJZJC1GOgHEiMKDWV4cG9zdXJlX3R5cGUYBCABKAlCDIq1GAhleHBvc3VyZRIkChJleHBvc3VyZV9yYW5nZV9sb3cYBSABKAFCA+BBAkgBiAEBEiUKE2V4cG9zdXJlX3JhbmdlX2hpZ2gYBiABKAFCA+BBAkgCiAEBEh8KEW9yZ2FuaXphdGlvbl90eXBlGAcgAygJQgSQtRhkEhIKBXllYXJzGAggASgFSAOIAQESFAoGbGltaXRzGAkgAygBQgSQtRgDQg4KDF9jb3ZlcmFnZV9pZEIVChNfZXhwb3N1cmVfcmFuZ2VfbG93QhYKFF9leHBvc3VyZV9yYW5nZV9oaWdoQggKBl95ZWFycyKjAQoZR2V0TG9zc0V4cGVyaWVuY2VSZXNwb25zZRI/CgV5ZWFycxgBIAMoCzIwLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuTG9zc0V4cGVyaWVuY2VZZWFyEkUKBXRvdGFsGAIgASgLMjEuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5Mb3NzRXhwZXJpZW5jZVRvdGFsQgPgQQIi+QIKEkxvc3NFeHBlcmllbmNlWWVhchIMCgR5ZWFyGAEgASgFEhoKDXByb2dyYW1fY291bnQYAiABKANIAIgBARISCgpsb3NzX2NvdW50GAMgASgDEhcKD3BhaWRfbG9zc19jb3VudBgEIAEoAxIeChFmcmVxdWVuY3lfcGVyXzEwMBgFIAEoAUgBiAEBEjwKCHNldmVyaXR5GAYgASgLMiouY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5Mb3NzU2V2ZXJpdHkSPgoJZXhjZWVkaW5nGAcgAygLMisuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5MaW1pdEV4Y2VlZGVkEkYKCHdpdGhoZWxkGAggASgLMjQuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5XaXRoaGVsZExvc3NFeHBlcmllbmNlQhAKDl9wcm9ncmFtX2NvdW50QhQKEl9mcmVxdWVuY3lfcGVyXzEwMCKQAwoTTG9zc0V4cGVyaWVuY2VUb3RhbBIRCglmcm9tX3llYXIYASABKAUSDwoHdG9feWVhchgCIAEoBRIaCg1wcm9ncmFtX2NvdW50GAMgASgDSACIAQESEgoKbG9zc19jb3VudBgEIAEoAxIXCg9wYWlkX2xvc3NfY291bnQYBSABKAMSHgoRZnJlcXVlbmN5X3Blcl8xMDAYBiABKAFIAYgBARI8CghzZXZlcml0eRgHIAEoCzIqLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuTG9zc1NldmVyaXR5Ej4KCWV4Y2VlZGluZxgIIAMoCzIrLmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuTGltaXRFeGNlZWRlZBJGCgh3aXRoaGVsZBgJIAEoCzI0LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuV2l0aGhlbGRMb3NzRXhwZXJpZW5jZUIQCg5fcHJvZ3JhbV9jb3VudEIUChJfZnJlcXVlbmN5X3Blcl8xMDAibAoMTG9zc1NldmVyaXR5EhYKDmZpcnN0X3F1YXJ0aWxlGAEgASgBEg4KBm1lZGlhbhgCIAEoARIWCg50aGlyZF9xdWFydGlsZRgDIAEoARIPCgdhdmVyYWdlGAQgASgBEgsKA21heBgFIAEoAyJPCg1MaW1pdEV4Y2VlZGVkEg0KBWxpbWl0GAEgASgBEg0KBWNvdW50GAIgASgDEhQKB3BlcmNlbnQYAyABKAFIAIgBAUIKCghfcGVyY2VudCI+ChZXaXRoaGVsZExvc3NFeHBlcmllbmNlEhEKCWNvbmRpdGlvbhgBIAEoCRIRCgl0aHJlc2hvbGQYAiABKAEyoQgKEkxvc3NEZXRhaWxzU2VydmljZRLQAQoOR2V0TG9zc0RldGFpbHMSMy5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldExvc3NEZXRhaWxzUmVxdWVzdBo0LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0TG9zc0RldGFpbHNSZXNwb25zZSJTkAIBgtPkkwJKYgtsb3NzX2RldGFpbBI7L2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9sb3NzZGV0YWlscy97bG9zc19ldmVudF9pZH0SrQIKEEdldExpbWl0QWRlcXVhY3kSNS5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLkdldExpbWl0QWRlcXVhY3lSZXF1ZXN0GjYuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRMaW1pdEFkZXF1YWN5UmVzcG9uc2UiqQGQAgGC0+STAp8BWlJiDmxpbWl0X2FkZXF1YWN5EkAvY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2xvc3NkZXRhaWxzL2dldGxpbWl0YWRlcXVhY3lkYXRhYg5saW1pdF9hZGVxdWFjeRI5L2NvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsvdjIuMC9sb3NzZGV0YWlscy9saW1pdGFkZXF1YWN5EvABChVQb3N0TGltaXRBZGVxdWFjeURhdGESOi5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLlBvc3RMaW1pdEFkZXF1YWN5RGF0YVJlcXVlc3QaOy5jb21tZXJjaWFscG9saWN5YmVuY2htYXJrLnYyLlBvc3RMaW1pdEFkZXF1YWN5RGF0YVJlc3BvbnNlIl6QAgGC0+STAlU6ASpiDmxpbWl0X2FkZXF1YWN5IkAvY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2xvc3NkZXRhaWxzL2dldGxpbWl0YWRlcXVhY3lkYXRhEpQCChFHZXRMb3NzRXhwZXJpZW5jZRI2LmNvbW1lcmNpYWxwb2xpY3liZW5jaG1hcmsudjIuR2V0TG9zc0V4cGVyaWVuY2VSZXF1ZXN0GjcuY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay52Mi5HZXRMb3NzRXhwZXJpZW5jZVJlc3BvbnNlIo0BkAIBgtPkkwKDAVpCOgEqIj0vY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2xvc3NkZXRhaWxzL2dldGxvc3NleHBlcmllbmNlEj0vY29tbWVyY2lhbHBvbGljeWJlbmNobWFyay92Mi4wL2xvc3NkZXRhaWxzL2dldGxvc3NleHBlcmllbmNlYgZwcm90bzM", [file_commercialpolicybenchmark_v2_options, file_google_api_annotations, file_google_api_field_behavior]);
 
 /**
  * @generated from message commercialpolicybenchmark.v2.GetLossDetailsRequest
@@ -395,8 +395,374 @@ export const LossCaseSchema: GenMessage<LossCase> = /*@__PURE__*/
   messageDesc(file_commercialpolicybenchmark_v2_loss_details, 8);
 
 /**
- * Loss events: one event's details, and limit adequacy against peer losses
- * (spec 4.7, 4.8).
+ * A peer group (SEMANTICS.md section 1), how many years to look back, and the limits to
+ * hold the paid losses against. The list limits (max_items) of the peer group are those
+ * of every peer-group request.
+ *
+ * @generated from message commercialpolicybenchmark.v2.GetLossExperienceRequest
+ */
+export type GetLossExperienceRequest = Message<"commercialpolicybenchmark.v2.GetLossExperienceRequest"> & {
+  /**
+   * 2- or 3-digit NAICS codes; a company matches when its code starts with one of them.
+   *
+   * @generated from field: repeated string naics = 1;
+   */
+  naics: string[];
+
+  /**
+   * The coverage of the programs and loss events.
+   *
+   * @generated from field: optional int32 coverage_id = 2;
+   */
+  coverageId?: number | undefined;
+
+  /**
+   * Lines of business of the coverage; empty, or holding 0: every one.
+   *
+   * @generated from field: repeated int32 line_of_business_id = 3;
+   */
+  lineOfBusinessId: number[];
+
+  /**
+   * Revenues (default), Employees or Market Cap.
+   *
+   * @generated from field: string exposure_type = 4;
+   */
+  exposureType: string;
+
+  /**
+   * The lowest exposure of a peer company, inclusive.
+   *
+   * @generated from field: optional double exposure_range_low = 5;
+   */
+  exposureRangeLow?: number | undefined;
+
+  /**
+   * The highest exposure of a peer company, inclusive; not below exposure_range_low.
+   *
+   * @generated from field: optional double exposure_range_high = 6;
+   */
+  exposureRangeHigh?: number | undefined;
+
+  /**
+   * Organization type codes; empty, or holding All: every type.
+   *
+   * @generated from field: repeated string organization_type = 7;
+   */
+  organizationType: string[];
+
+  /**
+   * How many calendar years, ending with the year before the as-of date: 1 to 20; 5 when not given (0 is refused).
+   *
+   * @generated from field: optional int32 years = 8;
+   */
+  years?: number | undefined;
+
+  /**
+   * Limits to count the paid losses above, in dollars (rounded to cents, each above 0), answered in the order given; at most 3: the client's and two it weighs.
+   *
+   * @generated from field: repeated double limits = 9;
+   */
+  limits: number[];
+};
+
+/**
+ * Describes the message commercialpolicybenchmark.v2.GetLossExperienceRequest.
+ * Use `create(GetLossExperienceRequestSchema)` to create a new message.
+ */
+export const GetLossExperienceRequestSchema: GenMessage<GetLossExperienceRequest> = /*@__PURE__*/
+  messageDesc(file_commercialpolicybenchmark_v2_loss_details, 9);
+
+/**
+ * The loss experience of a peer group: each year, oldest first, and all of them together.
+ *
+ * @generated from message commercialpolicybenchmark.v2.GetLossExperienceResponse
+ */
+export type GetLossExperienceResponse = Message<"commercialpolicybenchmark.v2.GetLossExperienceResponse"> & {
+  /**
+   * Every year asked for, oldest first, present even when the peer group had no program or loss in it.
+   *
+   * @generated from field: repeated commercialpolicybenchmark.v2.LossExperienceYear years = 1;
+   */
+  years: LossExperienceYear[];
+
+  /**
+   * The same figures over all the years together.
+   *
+   * @generated from field: commercialpolicybenchmark.v2.LossExperienceTotal total = 2;
+   */
+  total?: LossExperienceTotal | undefined;
+};
+
+/**
+ * Describes the message commercialpolicybenchmark.v2.GetLossExperienceResponse.
+ * Use `create(GetLossExperienceResponseSchema)` to create a new message.
+ */
+export const GetLossExperienceResponseSchema: GenMessage<GetLossExperienceResponse> = /*@__PURE__*/
+  messageDesc(file_commercialpolicybenchmark_v2_loss_details, 10);
+
+/**
+ * One calendar year of a loss experience: programs effective in it, loss events whose loss year it is.
+ *
+ * @generated from message commercialpolicybenchmark.v2.LossExperienceYear
+ */
+export type LossExperienceYear = Message<"commercialpolicybenchmark.v2.LossExperienceYear"> & {
+  /**
+   * The calendar year.
+   *
+   * @generated from field: int32 year = 1;
+   */
+  year: number;
+
+  /**
+   * Peer-group programs effective in the year; null when withheld.
+   *
+   * @generated from field: optional int64 program_count = 2;
+   */
+  programCount?: bigint | undefined;
+
+  /**
+   * Peer-group loss events whose loss year (the accident's, else the filing's) is the year, $0 ones included.
+   *
+   * @generated from field: int64 loss_count = 3;
+   */
+  lossCount: bigint;
+
+  /**
+   * Those of them with a total amount above $0.
+   *
+   * @generated from field: int64 paid_loss_count = 4;
+   */
+  paidLossCount: bigint;
+
+  /**
+   * Loss events per 100 programs, 100 * lossCount / programCount, rounded to 2 decimals; null without programs or when withheld.
+   *
+   * @generated from field: optional double frequency_per_100 = 5;
+   */
+  frequencyPer100?: number | undefined;
+
+  /**
+   * How large the paid losses were; null when there is none.
+   *
+   * @generated from field: commercialpolicybenchmark.v2.LossSeverity severity = 6;
+   */
+  severity?: LossSeverity | undefined;
+
+  /**
+   * For each limit asked about, in the order given: how many paid losses passed it.
+   *
+   * @generated from field: repeated commercialpolicybenchmark.v2.LimitExceeded exceeding = 7;
+   */
+  exceeding: LimitExceeded[];
+
+  /**
+   * Why the year's program figures are withheld under the disclosure rule; null when they are answered.
+   *
+   * @generated from field: commercialpolicybenchmark.v2.WithheldLossExperience withheld = 8;
+   */
+  withheld?: WithheldLossExperience | undefined;
+};
+
+/**
+ * Describes the message commercialpolicybenchmark.v2.LossExperienceYear.
+ * Use `create(LossExperienceYearSchema)` to create a new message.
+ */
+export const LossExperienceYearSchema: GenMessage<LossExperienceYear> = /*@__PURE__*/
+  messageDesc(file_commercialpolicybenchmark_v2_loss_details, 11);
+
+/**
+ * The figures of a loss experience over all its years together.
+ *
+ * @generated from message commercialpolicybenchmark.v2.LossExperienceTotal
+ */
+export type LossExperienceTotal = Message<"commercialpolicybenchmark.v2.LossExperienceTotal"> & {
+  /**
+   * The oldest year of the answer.
+   *
+   * @generated from field: int32 from_year = 1;
+   */
+  fromYear: number;
+
+  /**
+   * The newest year of the answer: the year before the as-of date.
+   *
+   * @generated from field: int32 to_year = 2;
+   */
+  toYear: number;
+
+  /**
+   * Peer-group programs effective in those years; null when withheld, or when any year is.
+   *
+   * @generated from field: optional int64 program_count = 3;
+   */
+  programCount?: bigint | undefined;
+
+  /**
+   * Peer-group loss events whose loss year is one of those years, $0 ones included.
+   *
+   * @generated from field: int64 loss_count = 4;
+   */
+  lossCount: bigint;
+
+  /**
+   * Those of them with a total amount above $0.
+   *
+   * @generated from field: int64 paid_loss_count = 5;
+   */
+  paidLossCount: bigint;
+
+  /**
+   * Loss events per 100 programs, rounded to 2 decimals; null without programs, when withheld, or when any year is.
+   *
+   * @generated from field: optional double frequency_per_100 = 6;
+   */
+  frequencyPer100?: number | undefined;
+
+  /**
+   * How large the paid losses were; null when there is none.
+   *
+   * @generated from field: commercialpolicybenchmark.v2.LossSeverity severity = 7;
+   */
+  severity?: LossSeverity | undefined;
+
+  /**
+   * For each limit asked about, in the order given: how many paid losses passed it.
+   *
+   * @generated from field: repeated commercialpolicybenchmark.v2.LimitExceeded exceeding = 8;
+   */
+  exceeding: LimitExceeded[];
+
+  /**
+   * Why the program figures are withheld: the total's own set's condition, else the oldest withheld year's; null when answered.
+   *
+   * @generated from field: commercialpolicybenchmark.v2.WithheldLossExperience withheld = 9;
+   */
+  withheld?: WithheldLossExperience | undefined;
+};
+
+/**
+ * Describes the message commercialpolicybenchmark.v2.LossExperienceTotal.
+ * Use `create(LossExperienceTotalSchema)` to create a new message.
+ */
+export const LossExperienceTotalSchema: GenMessage<LossExperienceTotal> = /*@__PURE__*/
+  messageDesc(file_commercialpolicybenchmark_v2_loss_details, 12);
+
+/**
+ * The paid losses' total amounts, in dollars: quartiles and mean rounded to cents.
+ *
+ * @generated from message commercialpolicybenchmark.v2.LossSeverity
+ */
+export type LossSeverity = Message<"commercialpolicybenchmark.v2.LossSeverity"> & {
+  /**
+   * q(0.25).
+   *
+   * @generated from field: double first_quartile = 1;
+   */
+  firstQuartile: number;
+
+  /**
+   * q(0.5).
+   *
+   * @generated from field: double median = 2;
+   */
+  median: number;
+
+  /**
+   * q(0.75).
+   *
+   * @generated from field: double third_quartile = 3;
+   */
+  thirdQuartile: number;
+
+  /**
+   * The mean.
+   *
+   * @generated from field: double average = 4;
+   */
+  average: number;
+
+  /**
+   * The largest, a whole number of dollars.
+   *
+   * @generated from field: int64 max = 5;
+   */
+  max: bigint;
+};
+
+/**
+ * Describes the message commercialpolicybenchmark.v2.LossSeverity.
+ * Use `create(LossSeveritySchema)` to create a new message.
+ */
+export const LossSeveritySchema: GenMessage<LossSeverity> = /*@__PURE__*/
+  messageDesc(file_commercialpolicybenchmark_v2_loss_details, 13);
+
+/**
+ * How many paid losses passed one limit.
+ *
+ * @generated from message commercialpolicybenchmark.v2.LimitExceeded
+ */
+export type LimitExceeded = Message<"commercialpolicybenchmark.v2.LimitExceeded"> & {
+  /**
+   * The limit as read, rounded to cents.
+   *
+   * @generated from field: double limit = 1;
+   */
+  limit: number;
+
+  /**
+   * Paid losses whose total amount is greater than the limit.
+   *
+   * @generated from field: int64 count = 2;
+   */
+  count: bigint;
+
+  /**
+   * count as a percentage of the paid losses, rounded to 2 decimals; null when there is no paid loss.
+   *
+   * @generated from field: optional double percent = 3;
+   */
+  percent?: number | undefined;
+};
+
+/**
+ * Describes the message commercialpolicybenchmark.v2.LimitExceeded.
+ * Use `create(LimitExceededSchema)` to create a new message.
+ */
+export const LimitExceededSchema: GenMessage<LimitExceeded> = /*@__PURE__*/
+  messageDesc(file_commercialpolicybenchmark_v2_loss_details, 14);
+
+/**
+ * The disclosure condition a withheld year breaks (SEMANTICS.md section 12), never the shares found.
+ *
+ * @generated from message commercialpolicybenchmark.v2.WithheldLossExperience
+ */
+export type WithheldLossExperience = Message<"commercialpolicybenchmark.v2.WithheldLossExperience"> & {
+  /**
+   * `min_companies`, `max_top2_share` or `max_source_share`.
+   *
+   * @generated from field: string condition = 1;
+   */
+  condition: string;
+
+  /**
+   * The threshold in force: companies for `min_companies`, else a percentage (25 is 25%).
+   *
+   * @generated from field: double threshold = 2;
+   */
+  threshold: number;
+};
+
+/**
+ * Describes the message commercialpolicybenchmark.v2.WithheldLossExperience.
+ * Use `create(WithheldLossExperienceSchema)` to create a new message.
+ */
+export const WithheldLossExperienceSchema: GenMessage<WithheldLossExperience> = /*@__PURE__*/
+  messageDesc(file_commercialpolicybenchmark_v2_loss_details, 15);
+
+/**
+ * Loss events: one event's details, limit adequacy against peer losses (spec 4.7,
+ * 4.8), and the peer group's loss experience year by year (SEMANTICS.md section 15).
  *
  * @generated from service commercialpolicybenchmark.v2.LossDetailsService
  */
@@ -435,6 +801,21 @@ export const LossDetailsService: GenService<{
     methodKind: "unary";
     input: typeof PostLimitAdequacyDataRequestSchema;
     output: typeof PostLimitAdequacyDataResponseSchema;
+  },
+  /**
+   * Loss experience: how often the peer group's companies had a loss, year by year, how large the paid losses were, and how many passed each limit asked about.
+   *
+   * The peer group is read as the market trend reads it; the years end with the
+   * year before the as-of date (SEMANTICS.md section 15). Under the disclosure rule a
+   * year whose programs would expose a contributor has its program figures withheld;
+   * the request itself is never refused for it.
+   *
+   * @generated from rpc commercialpolicybenchmark.v2.LossDetailsService.GetLossExperience
+   */
+  getLossExperience: {
+    methodKind: "unary";
+    input: typeof GetLossExperienceRequestSchema;
+    output: typeof GetLossExperienceResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_commercialpolicybenchmark_v2_loss_details, 0);

@@ -18,6 +18,17 @@ t.test("operations are named from a bounded set, never by a raw path", async (t)
     ["GET", `${P}/company/77`, "commercialpolicybenchmark.v2.CompanyService/GetCompany"],
     ["GET", `${P}/trend/getmarkettrend`, "commercialpolicybenchmark.v2.MarketTrendService/GetMarketTrend"],
     ["POST", `${P}/Trend/GetMarketTrend/`, "commercialpolicybenchmark.v2.MarketTrendService/GetMarketTrend"],
+    ["GET", `${P}/lossdetails/getlossexperience`, "commercialpolicybenchmark.v2.LossDetailsService/GetLossExperience"],
+    [
+      "POST",
+      `${P}/LossDetails/GetLossExperience/`,
+      "commercialpolicybenchmark.v2.LossDetailsService/GetLossExperience",
+    ],
+    [
+      "POST",
+      "/commercialpolicybenchmark.v2.LossDetailsService/GetLossExperience",
+      "commercialpolicybenchmark.v2.LossDetailsService/GetLossExperience",
+    ],
     ["POST", "/grpc.health.v1.Health/Check", "grpc.health.v1.Health/Check"],
     [
       "POST",

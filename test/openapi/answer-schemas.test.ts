@@ -193,6 +193,25 @@ t.test("nulls: unset optional scalars and message fields are null in the schema 
     type: ["number", "null"],
     format: "double",
   });
+
+  // SEMANTICS.md section 15: a withheld year's program figures, frequency without programs,
+  // severity without paid losses, a percent without paid losses are null; the total is always sent.
+  const year = resolve(document, "#/components/schemas/LossExperienceYear").properties as Record<string, Json>;
+  t.same(year.programCount, { type: ["integer", "null"], format: "int64" }, "a withheld year's program count");
+  t.same(year.frequencyPer100, { type: ["number", "null"], format: "double" }, "frequencyPer100, as §15 spells it");
+  t.same(year.lossCount, { type: "integer", format: "int64" }, "loss counts are public: never null");
+  t.same(year.severity, { anyOf: [{ $ref: "#/components/schemas/LossSeverity" }, { type: "null" }] });
+  t.same(year.exceeding, { type: "array", items: { $ref: "#/components/schemas/LimitExceeded" } });
+  t.same(year.withheld, { anyOf: [{ $ref: "#/components/schemas/WithheldLossExperience" }, { type: "null" }] });
+  t.same((resolve(document, "#/components/schemas/LimitExceeded").properties as Json).percent, {
+    type: ["number", "null"],
+    format: "double",
+  });
+  t.same(
+    (resolve(document, "#/components/schemas/GetLossExperienceResponse").properties as Json).total,
+    { $ref: "#/components/schemas/LossExperienceTotal" },
+    "the total is always sent",
+  );
 });
 
 t.test(
@@ -207,6 +226,8 @@ t.test(
       "DisclosureRefusal",
       "Distribution",
       "GetAssessmentDataResponse",
+      "GetLossExperienceRequest",
+      "GetLossExperienceResponse",
       "GetMarketTrendRequest",
       "GetMarketTrendResponse",
       "GetRpmDistributionDataRequest",
@@ -214,9 +235,13 @@ t.test(
       "GetTotalLossCountRequest",
       "GetTotalProgramCountRequest",
       "LimitAdequacy",
+      "LimitExceeded",
       "LineOfBusiness",
       "LossCase",
       "LossDetail",
+      "LossExperienceTotal",
+      "LossExperienceYear",
+      "LossSeverity",
       "NaicsSector",
       "NaicsSubsector",
       "OrganizationType",
@@ -234,6 +259,7 @@ t.test(
       "SuggestedPeerGroup",
       "TrendPeriod",
       "TrendQuartiles",
+      "WithheldLossExperience",
       "WithheldPeriod",
     ]);
     t.ok(paths[`${P}/company/{id}`], "GetCompany answers Company alone");

@@ -133,6 +133,7 @@ t.test(
       "GET /company SearchCompanies",
       "GET /company/{id} GetCompany",
       "GET /lossdetails/getlimitadequacydata GetLimitAdequacy_get_getlimitadequacydata",
+      "GET /lossdetails/getlossexperience GetLossExperience_get",
       "GET /lossdetails/limitadequacy GetLimitAdequacy_get_limitadequacy",
       "GET /lossdetails/{lossEventId} GetLossDetails",
       "GET /peergroup/suggestpeergroups SuggestPeerGroups_get",
@@ -143,6 +144,7 @@ t.test(
       "POST /assessment/getassessmentdata PostAssessmentData",
       "POST /assessment/getrpmdistributiondata GetRpmDistributionData_post",
       "POST /lossdetails/getlimitadequacydata PostLimitAdequacyData",
+      "POST /lossdetails/getlossexperience GetLossExperience_post",
       "POST /peergroup/suggestpeergroups SuggestPeerGroups_post",
       "POST /trend/getmarkettrend GetMarketTrend_post",
     ]);

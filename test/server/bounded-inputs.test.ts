@@ -32,6 +32,7 @@ const POSTS = [
   "assessment/getTotalLossCount",
   "lossdetails/getlimitadequacydata",
   "trend/getmarkettrend",
+  "lossdetails/getlossexperience",
 ];
 /** Every answer here comes well within this, on a loaded CI machine too; the old cases took seconds. */
 const QUICK_MS = 1_000;
@@ -76,6 +77,22 @@ t.test("over REST", async (t) => {
       t.same(
         { status: answer.status, errors: answer.errors },
         { status: 400, errors: [{ field: "lineOfBusinessId", message: "must have at most 1000 items" }] },
+        spelling,
+      );
+      t.ok(answer.ms < QUICK_MS, `${spelling}: ${answer.ms.toFixed(0)} ms`);
+    }
+  });
+
+  t.test("100,000 loss-experience limits: a 400 naming the field and its limit of 3, at once", async (t) => {
+    const limits = range(100_000, (i) => i + 1);
+    for (const [spelling, given] of [
+      ["a JSON array", limits],
+      ["comma-separated text", limits.join(",")],
+    ] as const) {
+      const answer = await post("lossdetails/getlossexperience", JSON.stringify({ ...GROUP, limits: given }));
+      t.same(
+        { status: answer.status, errors: answer.errors },
+        { status: 400, errors: [{ field: "limits", message: "must have at most 3 items" }] },
         spelling,
       );
       t.ok(answer.ms < QUICK_MS, `${spelling}: ${answer.ms.toFixed(0)} ms`);

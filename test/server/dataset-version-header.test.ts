@@ -22,6 +22,7 @@ const PEER_CALLS = [
   { path: "lossdetails/getlimitadequacydata", body: { ...EVERY_SECTOR_GROUP, clientLimit: 5_000_000 } },
   { path: "assessment/getassessmentdata", body: { ...EVERY_SECTOR_GROUP, limit: 5_000_000, premium: 50_000 } },
   { path: "trend/getmarkettrend", body: { ...EVERY_SECTOR_GROUP, periodMonths: 6, periods: 4 } },
+  { path: "lossdetails/getlossexperience", body: { ...EVERY_SECTOR_GROUP, years: 20, limits: [1_000_000, 5_000_000] } },
   { path: "peergroup/suggestpeergroups", body: { ...EVERY_SECTOR_GROUP, naics: ["52"], minPrograms: 30 } },
 ];
 const LOOKUPS = ["company/1", "lossdetails/1", "company?$top=2", "reference/getreferencedata"];

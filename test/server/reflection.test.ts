@@ -66,6 +66,7 @@ t.test("buf curl lists the services and calls one without --schema, with a token
 
   const methods = await bufCurl("--list-methods", server.url);
   t.match(methods.stdout, /commercialpolicybenchmark\.v2\.AssessmentService\/PostAssessmentData/);
+  t.match(methods.stdout, /commercialpolicybenchmark\.v2\.LossDetailsService\/GetLossExperience/);
 
   const withoutToken = await run("npx", [
     "--no",
@@ -257,4 +258,39 @@ t.test("reflection carries the contract's comments (source_code_info)", async (t
     const field = file.messageType[message]!.field.findIndex((f) => f.name === "naics");
     t.match(comment([4, message, 2, field]), /2- or 3-digit NAICS codes/, "a field's");
   }
+});
+
+t.test("reflection describes the loss experience with its comments (SEMANTICS.md section 15)", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const { server, authorization } = await startAuthenticatedServer(t, knex);
+  const client = createClient(ServerReflection, createGrpcTransport({ baseUrl: server.url }));
+  async function* asked() {
+    yield {
+      messageRequest: {
+        case: "fileContainingSymbol" as const,
+        value: "commercialpolicybenchmark.v2.LossDetailsService.GetLossExperience",
+      },
+    };
+  }
+  let files = 0;
+  for await (const answer of client.serverReflectionInfo(asked(), { headers: { authorization } })) {
+    const response = answer.messageResponse;
+    if (response.case !== "fileDescriptorResponse") continue;
+    files++;
+    const file = fromBinary(FileDescriptorProtoSchema, response.value.fileDescriptorProto[0]!);
+    t.equal(file.name, "commercialpolicybenchmark/v2/loss_details.proto");
+    const comment = (path: number[]) =>
+      file.sourceCodeInfo?.location.find((l) => l.path.join(".") === path.join("."))?.leadingComments ?? "";
+    const service = file.service.findIndex((s) => s.name === "LossDetailsService");
+    const method = file.service[service]!.method.findIndex((m) => m.name === "GetLossExperience");
+    t.match(comment([6, service, 2, method]), /how often the peer group's companies had a loss/, "the method's");
+    const message = file.messageType.findIndex((m) => m.name === "GetLossExperienceRequest");
+    const field = (name: string) => file.messageType[message]!.field.findIndex((f) => f.name === name);
+    t.match(comment([4, message, 2, field("years")]), /1 to 20; 5 when not given/, "years");
+    t.match(comment([4, message, 2, field("limits")]), /at most 3/, "limits");
+    const year = file.messageType.findIndex((m) => m.name === "LossExperienceYear");
+    const frequency = file.messageType[year]!.field.find((f) => f.name === "frequency_per_100");
+    t.equal(frequency?.jsonName, "frequencyPer100", "frequencyPer100, as SEMANTICS.md section 15 spells it");
+  }
+  t.equal(files, 1);
 });

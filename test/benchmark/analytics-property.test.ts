@@ -1,7 +1,8 @@
 // Property test of the analytics figures: for random data sets and random valid peer
-// groups, every assessment, RPM, count and limit-adequacy answer of the real server
-// (over REST) must equal the plain reference model of test/benchmark/reference, which
-// implements SEMANTICS.md sections 1-9 and 11 literally. Every request goes to two
+// groups, every assessment, RPM, count, limit-adequacy, trend, loss-experience and
+// suggestions answer of the real server (over REST) must equal the plain reference
+// model of test/benchmark/reference, which implements SEMANTICS.md sections 1-9, 11 and
+// 13-15 literally. Every request goes to two
 // servers on the same database, one per engine (PostgreSQL, the peer index), so the
 // two engines are held to the same answers.
 //
@@ -17,9 +18,10 @@ import { readCsv } from "../ingest/helpers/read-csv.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { EDGE_AS_OF, writeEdgeDataset } from "./helpers/edge-dataset.js";
 import { ANALYTICS_OPERATIONS, type AnalyticsOperation } from "./helpers/operations.js";
-import { drawRequest, type DrawSource } from "./helpers/random-request.js";
+import { drawLossExperienceAsk, drawRequest, type DrawSource } from "./helpers/random-request.js";
 import { createSeededRandom, type SeededRandom } from "../helpers/seeded-random.js";
 import { toBody, toQuery } from "./helpers/wire-request.js";
+import type { ReferenceLossExperience } from "./reference/loss-experience.js";
 import type { ReferenceRequest } from "./reference/model-types.js";
 
 const SEED = process.env.CPB_PROPERTY_SEED ?? "cpb-analytics-1";
@@ -125,10 +127,15 @@ for (const datasetCase of cases) {
       const request = drawRequest(source, random, datasetCase.asOf);
       // The suggestions' bounds from a stream of their own, so the other draws stay as they were.
       Object.assign(request, drawSuggestionBounds(createSeededRandom(`${SEED}/${datasetCase.name}/bounds/${group}`)));
+      const asking = createSeededRandom(`${SEED}/${datasetCase.name}/experience/${group}`);
+      Object.assign(request, drawLossExperienceAsk(source, request.coverageId, asking));
       for (const operation of ANALYTICS_OPERATIONS) {
         // The trend's two forms take turns, one a group, to keep the file within its time.
         if (operation.path.endsWith("/getmarkettrend") && (group % 2 === 0) !== (operation.method === "GET")) continue;
+        if (operation.path.endsWith("/getlossexperience") && (group % 2 === 1) !== (operation.method === "GET"))
+          continue;
         const expected = operation.expected(source.dataset, request, datasetCase.asOf);
+        if (operation.path.endsWith("/getlossexperience")) tellLimits(expected as ReferenceLossExperience);
         const wire = buildCall("", operation, request, random);
         for (const engine of ENGINES) {
           const server = servers[engine];
@@ -166,6 +173,20 @@ for (const datasetCase of cases) {
     }
   });
 }
+
+/** Loss experiences drawn whose limits split a year's paid losses, and those with a limit exactly at a paid amount. */
+const limitsSeen = { splitting: 0, atAnAmount: 0 };
+
+function tellLimits({ years }: ReferenceLossExperience): void {
+  for (const year of years) {
+    if (year.exceeding.some(({ count }) => count > 0 && count < year.paidLossCount)) limitsSeen.splitting++;
+    if (year.severity && year.exceeding.some(({ limit }) => limit === year.severity!.max)) limitsSeen.atAnAmount++;
+  }
+}
+
+t.test("loss experiences whose limits split the paid losses, at an amount too, were drawn", async (t) => {
+  t.ok(limitsSeen.splitting > 0 && limitsSeen.atAnAmount > 0, JSON.stringify(limitsSeen));
+});
 
 /** minPrograms and maxSuggestions (SEMANTICS.md section 14): often the defaults, else small data sets' sizes. */
 function drawSuggestionBounds(random: SeededRandom): Pick<ReferenceRequest, "minPrograms" | "maxSuggestions"> {

@@ -10,7 +10,11 @@ import {
   GetRpmDistributionDataResponseSchema,
   PostAssessmentDataResponseSchema,
 } from "../../gen/commercialpolicybenchmark/v2/assessment_pb.js";
-import { LimitAdequacySchema, LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
+import {
+  GetLossExperienceResponseSchema,
+  LimitAdequacySchema,
+  LossDetailsService,
+} from "../../gen/commercialpolicybenchmark/v2/loss_details_pb.js";
 import { generateDataset } from "../../src/ingest/generate/generate-dataset.js";
 import { importDataset } from "../../src/ingest/import-dataset.js";
 import { messageJson } from "../../src/transcoding/json-writer.js";
@@ -19,7 +23,7 @@ import { startTestServer } from "../helpers/server.js";
 import { readCsv } from "../ingest/helpers/read-csv.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { ANALYTICS_OPERATIONS } from "./helpers/operations.js";
-import { drawRequest } from "./helpers/random-request.js";
+import { drawLossExperienceAsk, drawRequest } from "./helpers/random-request.js";
 import { createSeededRandom } from "../helpers/seeded-random.js";
 import type { ReferenceRequest } from "./reference/model-types.js";
 
@@ -51,6 +55,7 @@ t.test("gRPC and Connect agree with the reference on random peer groups of the d
   ];
   for (let group = 0; group < GROUPS; group++) {
     const request = drawRequest(source, random, AS_OF);
+    Object.assign(request, drawLossExperienceAsk(source, request.coverageId, random));
     const input = toMessageInit(request);
     for (const [protocol, transport] of transports) {
       const assessment = createClient(AssessmentService, transport);
@@ -70,6 +75,7 @@ t.test("gRPC and Connect agree with the reference on random peer groups of the d
         shape(LimitAdequacySchema, (await lossDetails.postLimitAdequacyData(input)).limitAdequacy!),
         "POST limit adequacy",
       );
+      same(shape(GetLossExperienceResponseSchema, await lossDetails.getLossExperience(input)), "POST loss experience");
     }
   }
 });
@@ -95,6 +101,8 @@ function toMessageInit(request: ReferenceRequest) {
     lossYear: request.lossYear ?? 0,
     oldestLossYear: request.oldestLossYear ?? 0,
     newestLossYear: request.newestLossYear ?? 0,
+    years: request.years ?? undefined,
+    limits: (request.limits ?? []).map(Number),
   };
 }
 

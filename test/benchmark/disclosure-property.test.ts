@@ -18,10 +18,11 @@ import { startTestServer } from "../helpers/server.js";
 import { readCsv } from "../ingest/helpers/read-csv.js";
 import { createTempDir } from "../ingest/helpers/temp-dir.js";
 import { ANALYTICS_OPERATIONS } from "./helpers/operations.js";
-import { drawRequest, type DrawSource } from "./helpers/random-request.js";
+import { drawLossExperienceAsk, drawRequest, type DrawSource } from "./helpers/random-request.js";
 import { toBody } from "./helpers/wire-request.js";
 import type { CsvRow, ReferenceDataset, ReferenceRequest } from "./reference/model-types.js";
 import { peerPrograms } from "./reference/peer-rows.js";
+import { lossExperience } from "./reference/loss-experience.js";
 import { marketTrend } from "./reference/trend.js";
 import { suggestPeerGroups } from "./reference/suggestions.js";
 
@@ -95,6 +96,8 @@ function wholeBook(source: DrawSource, request: ReferenceRequest): ReferenceRequ
 
 /** Trend periods over every data set: small books withhold most, so both are counted over all of them. */
 const trendPeriods = { withheld: 0, open: 0 };
+/** Loss-experience years likewise. */
+const lossYears = { withheld: 0, open: 0 };
 
 const master = createSeededRandom(SEED);
 for (let d = 0; d < DATASETS; d++) {
@@ -142,6 +145,33 @@ for (let d = 0; d < DATASETS; d++) {
             t.strictSame(
               { status: res.status, json: await res.json() },
               { status: 200, json: trend },
+              `${operation.name} (${engine}) #${group}`,
+            );
+          }
+          continue;
+        }
+        if (operation.name === "POST loss experience") {
+          // Never refused (SEMANTICS.md section 15): years are withheld instead, and the
+          // total after them. Every other group is widened to the whole book.
+          const drawn = drawLossExperienceAsk(
+            source,
+            request.coverageId,
+            createSeededRandom(`${SEED}/${d}/experience/${group}`),
+          );
+          // The widened groups over the last years, where a small book holds most programs.
+          const asked =
+            group % 2 === 0
+              ? { ...request, ...drawn }
+              : { ...wholeBook(source, request), ...drawn, years: 1 + (group % 3) };
+          const body = JSON.stringify(toBody(asked, operation.inputs, random));
+          const expected = lossExperience(source.dataset, asked, AS_OF, STANDARD_RULE);
+          lossYears.withheld += expected.years.filter((year) => year.withheld).length;
+          lossYears.open += expected.years.filter((year) => !year.withheld).length;
+          for (const engine of ENGINES) {
+            const res = await fetch(`${guarded[engine].url}${operation.path}`, { method: "POST", body });
+            t.strictSame(
+              { status: res.status, json: await res.json() },
+              { status: 200, json: expected },
               `${operation.name} (${engine}) #${group}`,
             );
           }
@@ -199,6 +229,10 @@ for (let d = 0; d < DATASETS; d++) {
     t.ok(seen.refusedOriginals > 0, `suggestions for refused groups drawn: ${seen.refusedOriginals}`);
   });
 }
+
+t.test("loss-experience years withheld and answered: the rule is exercised per year", async (t) => {
+  t.ok(lossYears.withheld > 0 && lossYears.open > 0, JSON.stringify(lossYears));
+});
 
 t.test("trend periods withheld and answered: the rule is exercised per period", async (t) => {
   t.ok(

@@ -6,6 +6,7 @@ import { bandSeqOf, LIMIT_BANDS, PREMIUM_BANDS, RETENTION_BANDS } from "./refere
 import { totalLossCount, totalProgramCount } from "./reference/counts.js";
 import { roundRatio, roundRatioTo, toCents } from "./reference/exact.js";
 import { limitAdequacy } from "./reference/limit-adequacy.js";
+import { lossExperience } from "./reference/loss-experience.js";
 import type { ReferenceDataset, ReferenceRequest } from "./reference/model-types.js";
 import { rpmCents, rpmDistribution } from "./reference/rpm.js";
 import { percentileRank, quantile } from "./reference/statistics.js";
@@ -380,4 +381,85 @@ t.test("market trend (SEMANTICS.md section 13), worked by hand", async (t) => {
   // Loss 1's accident (2025-03-05) and loss 6's (2025-01-01) are in (2024-08-31, 2025-08-31]; loss 2 has
   // only its filing date, 2024-12-31, there too; loss 3's accident (2023-12-31) is in the oldest.
   t.strictSame(losses, [0, 3, 1]);
+});
+
+t.test("loss experience (SEMANTICS.md section 15), worked by hand", async (t) => {
+  const limits = ["500000", "499999.99", "1000000.01"];
+  const experience = lossExperience(dataset, { ...base, limits }, AS_OF);
+  t.strictSame(
+    experience.years.map((y) => [y.year, y.programCount, y.lossCount, y.paidLossCount, y.frequencyPer100]),
+    [
+      [2021, 0, 0, 0, null],
+      // Loss 7 has only a filing date, in 2022; no program that year: frequency null.
+      [2022, 0, 1, 1, null],
+      [2023, 0, 1, 1, null], // loss 3's accident, 2023-12-31 (filed 2024)
+      [2024, 2, 1, 1, 50], // programs 2 and 3; loss 2 by its filing date, 2024-12-31
+      [2025, 1, 2, 2, 200], // program 8 (programs 1, 4 and 5 are of 2026); losses 1 and 6
+    ],
+    "five years up to the year before the as-of date",
+  );
+  t.strictSame(experience.years[0]!.exceeding, [
+    { limit: 500000, count: 0, percent: null },
+    { limit: 499999.99, count: 0, percent: null },
+    { limit: 1000000.01, count: 0, percent: null },
+  ]);
+  t.strictSame(experience.years[4], {
+    year: 2025,
+    programCount: 1,
+    lossCount: 2,
+    paidLossCount: 2,
+    frequencyPer100: 200,
+    // [500,000, 2,000,000]: h = 0.25, 0.5, 0.75
+    severity: { firstQuartile: 875000, median: 1250000, thirdQuartile: 1625000, average: 1250000, max: 2000000 },
+    exceeding: [
+      { limit: 500000, count: 1, percent: 50 }, // exactly at 500,000 is not above it
+      { limit: 499999.99, count: 2, percent: 100 },
+      { limit: 1000000.01, count: 1, percent: 50 },
+    ],
+    withheld: null,
+  });
+  t.strictSame(experience.total, {
+    fromYear: 2021,
+    toYear: 2025,
+    programCount: 3,
+    lossCount: 5,
+    paidLossCount: 5,
+    frequencyPer100: 166.67, // 500 / 3
+    // [1, 500,000, 500,000, 1,000,000, 2,000,000]; mean 4,000,001 / 5
+    severity: { firstQuartile: 500000, median: 500000, thirdQuartile: 1000000, average: 800000.2, max: 2000000 },
+    exceeding: [
+      { limit: 500000, count: 2, percent: 40 },
+      { limit: 499999.99, count: 4, percent: 80 },
+      { limit: 1000000.01, count: 1, percent: 20 },
+    ],
+    withheld: null,
+  });
+  const one = lossExperience(dataset, { ...base, years: 1 }, AS_OF);
+  t.strictSame([one.years.length, one.total.fromYear, one.total.toYear, one.total.exceeding], [1, 2025, 2025, []]);
+  t.equal(lossExperience(dataset, { ...base, years: 20 }, AS_OF).years[0]!.year, 2006, "20 years: 2006 to 2025");
+
+  // Programs without a source are a partner's, all one source: one company is enough here.
+  const rule = {
+    kind: "standard",
+    minCompanies: 1,
+    maxTopTwoShareBasisPoints: 10_000,
+    maxSourceShareBasisPoints: 10_000,
+  } as const;
+  const guarded = lossExperience(dataset, { ...base, limits }, AS_OF, rule);
+  t.strictSame(
+    guarded.years.map((y) => [y.programCount, y.frequencyPer100, y.lossCount, y.withheld]),
+    [
+      [null, null, 0, { condition: "min_companies", threshold: 1 }],
+      [null, null, 1, { condition: "min_companies", threshold: 1 }],
+      [null, null, 1, { condition: "min_companies", threshold: 1 }],
+      [2, 50, 1, null],
+      [1, 200, 2, null],
+    ],
+    "empty years are withheld; their loss figures stay",
+  );
+  t.strictSame(
+    [guarded.total.programCount, guarded.total.frequencyPer100, guarded.total.lossCount, guarded.total.withheld],
+    [null, null, 5, { condition: "min_companies", threshold: 1 }],
+    "the total's own set passes, but it repeats the oldest withheld year's",
+  );
 });

@@ -1,6 +1,7 @@
 import { getAssessment, postAssessment } from "../reference/assessment.js";
 import { totalLossCount, totalProgramCount } from "../reference/counts.js";
 import { limitAdequacy } from "../reference/limit-adequacy.js";
+import { lossExperience } from "../reference/loss-experience.js";
 import type { ReferenceDataset, ReferenceRequest } from "../reference/model-types.js";
 import { rpmDistribution } from "../reference/rpm.js";
 import { marketTrend } from "../reference/trend.js";
@@ -110,6 +111,22 @@ export const ANALYTICS_OPERATIONS: readonly AnalyticsOperation[] = [
     inputs: { ...plain, amounts: [], trend: true },
     ignored: { newestTrailing: 3, premium: 1000, lossYear: 2024 },
     expected: (dataset, request, asOf) => marketTrend(dataset, request, asOf),
+  },
+  {
+    name: "GET loss experience",
+    method: "GET",
+    path: `${PREFIX}/lossdetails/getlossexperience`,
+    inputs: { ...plain, amounts: [], lossExperience: true },
+    ignored: { oldestTrailing: 6, lossYear: 2024, clientLimit: 5000 },
+    expected: (dataset, request, asOf) => lossExperience(dataset, request, asOf),
+  },
+  {
+    name: "POST loss experience",
+    method: "POST",
+    path: `${PREFIX}/lossdetails/getlossexperience`,
+    inputs: { ...plain, amounts: [], lossExperience: true },
+    ignored: { newestTrailing: 3, oldestLossYear: 2030, limit: 5000, premium: 1000 },
+    expected: (dataset, request, asOf) => lossExperience(dataset, request, asOf),
   },
   {
     name: "GET peer-group suggestions",

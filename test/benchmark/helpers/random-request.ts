@@ -226,3 +226,31 @@ function drawTrendShape(random: SeededRandom): { periodMonths: number | null; pe
   const periods = random.chance(0.3) ? (most >= 5 ? null : most) : 2 + random.int(most - 1);
   return { periodMonths, periods };
 }
+
+/**
+ * A loss experience's years and limits (SEMANTICS.md section 15): the default, the ends
+ * (1 and 20) or any in between; 0 to 3 limits, mostly at a loss amount of the coverage
+ * or a cent either side of one, now and then one repeated.
+ */
+export function drawLossExperienceAsk(
+  source: DrawSource,
+  coverageId: number,
+  random: SeededRandom,
+): Pick<ReferenceRequest, "years" | "limits"> {
+  const u = random.next();
+  const years = u < 0.3 ? null : u < 0.45 ? 1 : u < 0.6 ? 20 : 1 + random.int(20);
+  const amounts = source.dataset.losses
+    .filter((loss) => Number(loss.coverage_id) === coverageId && (loss.total_amount ?? "0") !== "0")
+    .map((loss) => loss.total_amount!);
+  const limit = (): string => {
+    const v = random.next();
+    const at = new Decimal(amounts.length === 0 ? "1" : random.pick(amounts));
+    const drawn =
+      v < 0.2 ? new Decimal(cents(randomAmount(random))) : v < 0.5 ? at : v < 0.75 ? at.plus("0.01") : at.minus("0.01");
+    return drawn.greaterThan(0) ? drawn.toFixed() : "0.01";
+  };
+  const limits: string[] = [];
+  for (let n = random.pick([0, 0, 1, 2, 3, 3]); n > 0; n--)
+    limits.push(limits.length > 0 && random.chance(0.2) ? random.pick(limits) : limit());
+  return { years, limits: limits.length === 0 && random.chance(0.5) ? null : limits };
+}

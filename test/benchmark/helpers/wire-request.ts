@@ -13,12 +13,15 @@ export interface InputSet {
   trend?: boolean;
   /** minPrograms and maxSuggestions (peer-group suggestions). */
   suggestionBounds?: boolean;
+  /** years and limits (the loss experience). */
+  lossExperience?: boolean;
 }
 
 /** The optional bounds an operation reads: the trend's shape, the suggestions' bounds. */
 function boundKeys(inputs: InputSet) {
   return [
     ...(inputs.trend ? (["periodMonths", "periods"] as const) : []),
+    ...(inputs.lossExperience ? (["years"] as const) : []),
     ...(inputs.suggestionBounds ? (["minPrograms", "maxSuggestions"] as const) : []),
   ];
 }
@@ -125,6 +128,12 @@ export function toQuery(request: ReferenceRequest, inputs: InputSet, random: See
     const value = request[key];
     if (value !== undefined && value !== null) query.append(spell(key, random), String(value));
   }
+  const limits = request.limits ?? [];
+  if (inputs.lossExperience && limits.length > 0)
+    list(
+      spell("limits", random),
+      limits.map((l) => decimalText(l, random)),
+    );
   return query;
 }
 
@@ -183,6 +192,12 @@ export function toBody(request: ReferenceRequest, inputs: InputSet, random: Seed
     const value = request[key];
     if (value !== undefined && value !== null) body[spell(key, random)] = random.chance(0.1) ? String(value) : value;
     else if (random.chance(0.3)) body[spell(key, random)] = null;
+  }
+  if (inputs.lossExperience) {
+    const limits = request.limits ?? [];
+    const key = spell("limits", random);
+    if (limits.length > 0) body[key] = list(limits.map((limit) => decimal(limit) as string | number));
+    else if (random.chance(0.3)) body[key] = random.pick<Json>([null, [], ""]);
   }
   for (const key of numbers) {
     const value = request[key] as number | null | undefined;

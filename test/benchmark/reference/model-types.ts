@@ -37,6 +37,10 @@ export interface ReferenceRequest {
   /** The market trend's shape (SEMANTICS.md section 13); null or absent: the default. */
   periodMonths?: number | null;
   periods?: number | null;
+  /** The loss experience's years (SEMANTICS.md section 15); null or absent: 5. */
+  years?: number | null;
+  /** The loss experience's limits, decimal text as read (at most 2 decimals, each above 0); null or absent: none. */
+  limits?: string[] | null;
   /** Peer-group suggestions' bounds (SEMANTICS.md section 14); null or absent: the default. */
   minPrograms?: number | null;
   maxSuggestions?: number | null;

@@ -307,7 +307,7 @@ t.test("the caller who started the shared read leaving does not end it for the o
   t.teardown(() => void knex.off("query", onQuery));
   const leaving = new AbortController();
   const first = connect.getReferenceData({}, { signal: leaving.signal });
-  await waitFor(() => statements.some((sql) => sql.includes("from coverages")));
+  await waitFor(() => statements.some((sql) => sql.includes("from coverages")), "the shared read to start");
   const second = connect.getReferenceData({});
   await new Promise((resolve) => setTimeout(resolve, 100));
   leaving.abort();

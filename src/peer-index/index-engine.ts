@@ -19,7 +19,7 @@ import {
   type CompanyBound,
 } from "./contributor-counts.js";
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
-import { lossFiguresByYear, programsByYear } from "./loss-experience-figures.js";
+import { lossFiguresByYear, programsByYear, type LossFigures } from "./loss-experience-figures.js";
 import { compilePeerFilter, matchRows, rowFilterOf, type CompiledPeerFilter } from "./peer-filter.js";
 import {
   assessmentFigures,
@@ -358,10 +358,12 @@ function createEngine(
       const matched = matchLosses(opened, filter, { kind: "range", oldest: span.first, newest: span.last });
       const losses = lossFiguresByYear(snapshot.losses, coverage.losses, matched, span, limits);
       const programs = programsByYear(snapshot.programs, coverage.programs, filter, span);
-      const figures = (start: number, count: number): Pick<LossExperienceFigures, "programCount" | "contributors"> =>
+      // In the SQL engine's order of members, contributors last: answers compare as JSON.
+      const figures = (start: number, count: number, losses: LossFigures): LossExperienceFigures =>
         counting
           ? {
               programCount: count,
+              ...losses,
               contributors: contributorsOfRows(
                 snapshot,
                 programs.rows.subarray(start, start + count),
@@ -370,12 +372,12 @@ function createEngine(
                 boundOf(opened),
               ),
             }
-          : { programCount: count };
+          : { programCount: count, ...losses };
       const all = programs.years.reduce((sum, year) => sum + year.count, 0);
       return {
         reference: opened.reference,
-        years: programs.years.map(({ start, count }, y) => ({ ...figures(start, count), ...losses.years[y]! })),
-        total: { ...figures(0, all), ...losses.total },
+        years: programs.years.map(({ start, count }, y) => figures(start, count, losses.years[y]!)),
+        total: figures(0, all, losses.total),
       };
     },
 

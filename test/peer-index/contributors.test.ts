@@ -33,6 +33,7 @@ import {
   writeContributorsDataset,
 } from "./helpers/contributors-dataset.js";
 import {
+  drawLossExperience,
   drawLossYears,
   drawPeerGroup,
   drawRpm,
@@ -415,6 +416,57 @@ for (const datasetCase of cases) {
       }
       t.equal(seen.mismatches, 0, `${datasetCase.groups} peer groups, 64 widenings each`);
       t.ok(bounded > 0, `told the rule: ${bounded} widenings settled by bounds`);
+    });
+
+    t.test("loss experiences of random peer groups (SEMANTICS.md section 15)", async (t) => {
+      let bounded = 0;
+      const { expect, seen } = expecting(t);
+      // Each year's programs are read back one query each: a quarter of the groups.
+      for (let group = 0; group < Math.ceil(datasetCase.groups / 4) && seen.mismatches < 5; group++) {
+        const peers = drawGroup(pool, random);
+        const { span, limits } = drawLossExperience(CONTRIBUTORS_AS_OF, pool, random);
+        const context = { group, peers: JSON.parse(plain(peers)) as unknown, span };
+        const [counted, sql, uncounted, withBounds] = [
+          await counting.lossExperience(peers, span, limits),
+          await sqlCounting.lossExperience(peers, span, limits),
+          await notCounting.lossExperience(peers, span, limits),
+          await bounding.lossExperience(peers, span, limits),
+        ];
+        expect(counted, sql, "lossExperience: the SQL engine's answer, contributors and all", context);
+        const figures = (answer: typeof counted) => ({
+          years: answer.years.map(({ contributors: _, ...rest }) => rest),
+          total: { ...answer.total, contributors: undefined },
+        });
+        expect(figures(uncounted), figures(counted), "lossExperience: not counting, the same figures", context);
+        expect(
+          [...uncounted.years, uncounted.total].some((year) => "contributors" in year),
+          false,
+          "lossExperience: not counting, no contributors field",
+          context,
+        );
+        expect(figures(withBounds), figures(counted), "lossExperience: told the rule, the same figures", context);
+        // Year Y: after Y - 1's last day, up to Y's (a program is in Y when its effective date is).
+        const yearsWindow = (first: number, last: number) => ({ start: `${first - 1}-12-31`, end: `${last}-12-31` });
+        const sets = [
+          ...counted.years.map((_, k) => yearsWindow(span.first + k, span.first + k)),
+          yearsWindow(span.first, span.last),
+        ];
+        const answers = [...withBounds.years, withBounds.total];
+        for (const [k, window] of sets.entries()) {
+          const exact = contributorsOf(await readPeerPrograms(knex, peers, window));
+          const got = [...counted.years, counted.total][k]!.contributors;
+          expect(got, exact, `set ${k}: contributors as contributorsOf reads them`, { ...context, window });
+          const told = answers[k]!.contributors!;
+          if (!told.bounds) {
+            expect(told, exact, `set ${k}: told the rule, counted when its size does not settle it`, context);
+            continue;
+          }
+          bounded++;
+          expect(decisionOf(told), decisionOf(exact), `set ${k}: the rule decides on bounds as on counts`, context);
+        }
+      }
+      t.equal(seen.mismatches, 0, "every year and total counted as contributorsOf counts");
+      t.ok(bounded > 0, `told the rule: ${bounded} years or totals settled by bounds`);
     });
   });
 }

@@ -16,6 +16,11 @@
  *   npm run bench:overload -- --database-url postgres://postgres@127.0.0.1:5432/cpb_advisen
  *   npm run bench:overload -- --engine sql --seconds 30
  *   npm run bench:overload -- --operations "POST limit adequacy" --runs 1
+ *
+ * With `--target URL --token TOKEN`, no server is started: the storm goes to a server
+ * already running elsewhere, so that the clients and the probe run on a machine of
+ * their own, as an outside caller's would (the database URL still names the data, to
+ * find the broadest group).
  */
 import { fork } from "node:child_process";
 import path from "node:path";
@@ -48,6 +53,8 @@ const options = new Command()
   )
   .option("--runs <n>", "runs of each operation", countAboveZero, 3)
   .option("--storm", "refused clients send again at once instead of after Retry-After")
+  .option("--target <url>", "a running server to storm instead of starting one (with --token)")
+  .option("--token <token>", "the bearer token for --target (cpb token, or the provider's)")
   .parse(process.argv)
   .opts<{
     databaseUrl: string;
@@ -57,32 +64,23 @@ const options = new Command()
     operations: string;
     runs: number;
     storm?: boolean;
+    target?: string;
+    token?: string;
   }>();
+if (options.target !== undefined && options.token === undefined) throw new Error("--target needs --token");
 
 const broadest = (await withClient(options.databaseUrl, (client) => findClasses(client, AS_OF))).find(
   (c) => c.name === "broadest",
 )!;
 const operations = options.operations.split(",").map((name) => name.trim() as OperationName);
-const { identity, server } = await startServerWithIdentity({
-  databaseUrl: options.databaseUrl,
-  peerIndex: options.engine === "index" ? "on" : "off",
-  logFile: path.resolve(".cpb/bench/overload.server.log"),
-  env: { ANSWER_CACHE_MB: "0", LOG_LEVEL: "warn" },
-});
+const server = options.target !== undefined ? runningElsewhere(options.target, options.token!) : await startedHere();
 try {
-  await server.ready(300_000);
-  console.log(`cpb serve ready (${options.engine} engine)`);
   let failedRuns = 0;
   for (const operation of operations) {
     const call = operationNamed(operation).call(broadest, baseVariant(broadest));
-    await warmUp(server.baseUrl, identity.token, call);
+    await warmUp(server.baseUrl, server.token, call);
     for (let run = 1; run <= options.runs; run++) {
-      const passed = await overload(
-        server.baseUrl,
-        identity.token,
-        call,
-        `${operation}, run ${run} of ${options.runs}`,
-      );
+      const passed = await overload(server.baseUrl, server.token, call, `${operation}, run ${run} of ${options.runs}`);
       if (!passed) failedRuns++;
     }
   }
@@ -90,7 +88,44 @@ try {
   process.exitCode = failedRuns === 0 ? 0 : 1;
 } finally {
   await server.stop();
-  await identity.close();
+}
+
+interface StormedServer {
+  baseUrl: string;
+  token: string;
+  stop(): Promise<void>;
+}
+
+/** `cpb serve` on this machine, the answer cache off, with an identity provider of its own. */
+async function startedHere(): Promise<StormedServer> {
+  const { identity, server } = await startServerWithIdentity({
+    databaseUrl: options.databaseUrl,
+    peerIndex: options.engine === "index" ? "on" : "off",
+    logFile: path.resolve(".cpb/bench/overload.server.log"),
+    env: { ANSWER_CACHE_MB: "0", LOG_LEVEL: "warn" },
+  });
+  try {
+    await server.ready(300_000);
+  } catch (error) {
+    await server.stop();
+    await identity.close();
+    throw error;
+  }
+  console.log(`cpb serve ready (${options.engine} engine)`);
+  return {
+    baseUrl: server.baseUrl,
+    token: identity.token,
+    async stop() {
+      await server.stop();
+      await identity.close();
+    },
+  };
+}
+
+/** A server someone else started (its answer cache should be off: ANSWER_CACHE_MB=0). */
+function runningElsewhere(baseUrl: string, token: string): StormedServer {
+  console.log(`storming ${baseUrl} (started elsewhere; --engine does not apply)`);
+  return { baseUrl, token, stop: async () => {} };
 }
 
 /** One run: the clients and the health probe for `--seconds`, then the report; whether it passed. */

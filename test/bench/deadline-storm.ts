@@ -50,6 +50,7 @@ const METHODS: Partial<Record<OperationName, DescMethod>> = {
   "POST limit adequacy": LossDetailsService.method.postLimitAdequacyData,
   "POST assessment": AssessmentService.method.postAssessmentData,
   "POST market trend": MarketTrendService.method.getMarketTrend,
+  "POST loss experience": LossDetailsService.method.getLossExperience,
 };
 
 interface Phase {

@@ -10,7 +10,8 @@ export type OperationName =
   | "POST limit adequacy"
   | "GET assessment"
   | "POST market trend"
-  | "POST suggestions";
+  | "POST suggestions"
+  | "POST loss experience";
 
 /** What varies from one request of a class to the next. */
 export interface Variant {
@@ -79,7 +80,11 @@ export const post = (path: string, fields: Record<string, JsonValue>): ApiCall =
   body: jsonText(fields),
 });
 
-/** The five operations of CONVENTIONS.md, Performance measurement, in report order, then the market trend and the peer-group suggestions of issue 30. */
+/**
+ * The five operations of CONVENTIONS.md, Performance measurement, in report order, then
+ * the market trend and the peer-group suggestions of issue 30, and the loss experience
+ * of issue 52.
+ */
 export const OPERATIONS: readonly Operation[] = [
   {
     name: "POST assessment",
@@ -130,6 +135,19 @@ export const OPERATIONS: readonly Operation[] = [
     name: "POST market trend",
     call: (c, v) =>
       post("trend/getmarkettrend", { ...peerGroup(c, v), organizationType: [], periodMonths: 3, periods: 12 }),
+    only: { broadest: { limitMs: 15 } },
+  },
+  {
+    // Issue 52: the broadest group over 20 years with 3 limits (the client's and two it
+    // weighs), within 15 ms p95 (SEMANTICS.md section 15).
+    name: "POST loss experience",
+    call: (c, v) =>
+      post("lossdetails/getlossexperience", {
+        ...peerGroup(c, v),
+        organizationType: [],
+        years: 20,
+        limits: [decimal(v.clientLimit), decimal(v.limit), decimal(v.limit * 2n)],
+      }),
     only: { broadest: { limitMs: 15 } },
   },
   {

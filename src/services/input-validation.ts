@@ -28,6 +28,8 @@ const FIELD_ORDER = [
   "periods",
   "minPrograms",
   "maxSuggestions",
+  "years",
+  "limits",
 ];
 
 /**

@@ -359,11 +359,11 @@ function createEngine(
       const losses = lossFiguresByYear(snapshot.losses, coverage.losses, matched, span, limits);
       const programs = programsByYear(snapshot.programs, coverage.programs, filter, span);
       // In the SQL engine's order of members, contributors last: answers compare as JSON.
-      const figures = (start: number, count: number, losses: LossFigures): LossExperienceFigures =>
+      const figures = (start: number, count: number, lossesOfSet: LossFigures): LossExperienceFigures =>
         counting
           ? {
               programCount: count,
-              ...losses,
+              ...lossesOfSet,
               contributors: contributorsOfRows(
                 snapshot,
                 programs.rows.subarray(start, start + count),
@@ -372,7 +372,7 @@ function createEngine(
                 boundOf(opened),
               ),
             }
-          : { programCount: count, ...losses };
+          : { programCount: count, ...lossesOfSet };
       const all = programs.years.reduce((sum, year) => sum + year.count, 0);
       return {
         reference: opened.reference,

@@ -18,8 +18,8 @@ import { comparable, type LossColumns, type NaicsRows, type ProgramColumns, type
  * calendar year is one range found by binary search; the rows are matched year after
  * year into scratch space, so that each year's rows, and all of them, lie in one run
  * (the disclosure rule counts who they came from). Loss events: their ranks in amount
- * order (computed at build, loss-figures.ts) give each year's paid amounts sorted,
- * without a sort.
+ * order within the coverage (LossColumns.rank, computed at build) give each year's paid
+ * amounts sorted, without a sort.
  */
 
 /** A year's matched program rows: `rows[start .. start + count)`. */
@@ -40,21 +40,17 @@ export function programsByYear(
   // Year first + y holds the days after ends[y] up to ends[y + 1]: each year's last day.
   const ends = Array.from({ length: span.last - span.first + 2 }, (_, y) => dayNumber(`${span.first - 1 + y}-12-31`));
   const rows = scratchRows("programs", rowsOfCoverage.end - rowsOfCoverage.start);
+  // Where each key's next year starts: a year's end is the next one's start.
+  const at = Int32Array.from(keys, (key) => firstAbove(programs.day, byNaics[key]!, byNaics[key + 1]!, ends[0]!));
   const years: YearRows[] = [];
   let count = 0;
   for (let y = 0; y + 1 < ends.length; y++) {
     const start = count;
-    for (const key of keys) {
-      const [from, to] = [byNaics[key]!, byNaics[key + 1]!];
-      count = matchRows(
-        programs,
-        filter,
-        firstAbove(programs.day, from, to, ends[y]!),
-        firstAbove(programs.day, from, to, ends[y + 1]!),
-        rows,
-        count,
-      );
-    }
+    keys.forEach((key, k) => {
+      const end = firstAbove(programs.day, at[k]!, byNaics[key + 1]!, ends[y + 1]!);
+      count = matchRows(programs, filter, at[k]!, end, rows, count);
+      at[k] = end;
+    });
     years.push({ start, count: count - start });
   }
   return { rows, years };

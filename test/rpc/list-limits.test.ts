@@ -24,6 +24,7 @@ t.test("every list input of every operation has a limit, the same wherever the f
     naics: [1100],
     lineOfBusinessId: [1000],
     organizationType: [100],
+    limits: [3], // the loss experience's: the client's limit and two it weighs (SEMANTICS.md section 15)
   });
 });
 

@@ -21,6 +21,7 @@ t.test("the contract's annotations give every path of the spec", async (t) => {
       `GET ${P}/company -> SearchCompanies`,
       `GET ${P}/company/{id} -> GetCompany [company]`,
       `GET ${P}/lossdetails/getlimitadequacydata -> GetLimitAdequacy [limit_adequacy]`,
+      `GET ${P}/lossdetails/getlossexperience -> GetLossExperience`,
       `GET ${P}/lossdetails/limitadequacy -> GetLimitAdequacy [limit_adequacy]`,
       `GET ${P}/lossdetails/{loss_event_id} -> GetLossDetails [loss_detail]`,
       `POST ${P}/assessment/getTotalLossCount -> GetTotalLossCount [total_loss_count]`,
@@ -28,6 +29,7 @@ t.test("the contract's annotations give every path of the spec", async (t) => {
       `POST ${P}/assessment/getassessmentdata -> PostAssessmentData`,
       `POST ${P}/assessment/getrpmdistributiondata -> GetRpmDistributionData`,
       `POST ${P}/lossdetails/getlimitadequacydata -> PostLimitAdequacyData [limit_adequacy]`,
+      `POST ${P}/lossdetails/getlossexperience -> GetLossExperience`,
     ].sort(),
   );
 });
@@ -40,6 +42,8 @@ t.test("routing: the most specific template wins; 405 lists the allowed methods;
   };
   t.equal(found("GET", `${P}/lossdetails/limitadequacy`), "GetLimitAdequacy", "literal beats {loss_event_id}");
   t.equal(found("GET", `${P}/lossdetails/42`), "GetLossDetails");
+  t.equal(found("GET", `${P}/LossDetails/GetLossExperience/`), "GetLossExperience", "literal beats {loss_event_id}");
+  t.equal(found("POST", `${P}/lossdetails/getlossexperience`), "GetLossExperience");
   t.equal(found("GET", `${P}/lossdetails/getlimitadequacydata`), "GetLimitAdequacy");
   t.equal(found("POST", `${P}/lossdetails/getlimitadequacydata`), "PostLimitAdequacyData");
   t.equal(found("POST", `${P}/Assessment/GetAssessmentData/`), "PostAssessmentData");

@@ -275,6 +275,17 @@ t.test("the loss experience", async (t) => {
     });
   }
 
+  t.test("a peer-group call: the admission gate times it, a lookup it does not", async (t) => {
+    const server = await startTestServer(t, knex, { asOf: LOSS_EXPERIENCE_AS_OF });
+    const serviceMs = async () =>
+      ((await (await fetch(`${server.url}/readyz`)).json()) as { admission: { serviceMs: number } }).admission
+        .serviceMs;
+    t.equal((await fetch(`${server.url}/commercialpolicybenchmark/v2.0/lossdetails/1`)).status, 200);
+    t.equal(await serviceMs(), 0, "a loss event's details pass by the gate");
+    t.equal((await post(server.url, { ...GROUP, years: 20, limits: LIMITS })).status, 200);
+    t.ok((await serviceMs()) > 0, "the loss experience goes through it");
+  });
+
   t.test("400s name the field, GET and POST", async (t) => {
     const problems = async (body: object) => {
       const { status, json } = await post(servers.index.url, body);

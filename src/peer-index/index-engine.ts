@@ -357,7 +357,8 @@ function createEngine(
       const filter = compilePeerFilter(snapshot, peers);
       const matched = matchLosses(opened, filter, { kind: "range", oldest: span.first, newest: span.last });
       const losses = lossFiguresByYear(snapshot.losses, coverage.losses, matched, span, limits);
-      const programs = programsByYear(snapshot.programs, coverage.programs, filter, span);
+      // The rows themselves only when their contributors are counted.
+      const programs = programsByYear(snapshot.programs, coverage.programs, filter, span, counting);
       // In the SQL engine's order of members, contributors last: answers compare as JSON.
       const figures = (start: number, count: number, lossesOfSet: LossFigures): LossExperienceFigures =>
         counting

@@ -7,7 +7,7 @@ import type {
 } from "../benchmark/loss-experience-statistics.js";
 import { quantile } from "../benchmark/quantile.js";
 import { dayNumber } from "./day-number.js";
-import { firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
+import { countMatches, firstAbove, matchRows, type CompiledPeerFilter } from "./peer-filter.js";
 import { forEachMarkedRank, markRank } from "./rank-bits.js";
 import { scratchBits, scratchBytes, scratchRows } from "./scratch.js";
 import { comparable, type LossColumns, type NaicsRows, type ProgramColumns, type RowRange } from "./snapshot.js";
@@ -28,12 +28,17 @@ export interface YearRows {
   count: number;
 }
 
-/** The matched program rows of each year of the span, oldest first, in one buffer (`rows`), year after year. */
+/**
+ * The matched program rows of each year of the span, oldest first, in one buffer
+ * (`rows`), year after year; with `gather` false, only counted (no row written: a
+ * third less time over the broadest group's 927K rows at Advisen scale).
+ */
 export function programsByYear(
   programs: ProgramColumns,
   rowsOfCoverage: NaicsRows,
   filter: CompiledPeerFilter,
   span: LossExperienceSpan,
+  gather: boolean,
 ): { rows: Uint32Array; years: YearRows[] } {
   const { byNaics } = rowsOfCoverage;
   const keys = filter.naicsKeys.filter((key) => byNaics[key] !== byNaics[key + 1]);
@@ -48,7 +53,9 @@ export function programsByYear(
     const start = count;
     keys.forEach((key, k) => {
       const end = firstAbove(programs.day, at[k]!, byNaics[key + 1]!, ends[y + 1]!);
-      count = matchRows(programs, filter, at[k]!, end, rows, count);
+      count = gather
+        ? matchRows(programs, filter, at[k]!, end, rows, count)
+        : count + countMatches(programs, filter, at[k]!, end);
       at[k] = end;
     });
     years.push({ start, count: count - start });
@@ -78,6 +85,8 @@ export function lossFiguresByYear(
   const bits = scratchBits(size);
   // Only the marked ranks' bytes are read: no clearing.
   const yearAtRank = scratchBytes(size);
+  // Cases are in amount order, the $0 ones first: a loss is paid when its rank is past them.
+  const firstPaid = firstPaidRank(caseAmount, coverage);
   const lossCounts = new Int32Array(yearCount);
   const paidCounts = new Int32Array(yearCount);
   for (let r = 0; r < matched.count; r++) {
@@ -85,7 +94,7 @@ export function lossFiguresByYear(
     const y = year[row]! - span.first;
     lossCounts[y]!++;
     const k = rank[row]!;
-    if (caseAmount[coverage.start + k]! > 0) {
+    if (k >= firstPaid) {
       paidCounts[y]!++;
       markRank(bits, k);
       yearAtRank[k] = y;
@@ -107,6 +116,18 @@ export function lossFiguresByYear(
     years: sorted.map((amounts, y) => ({ lossCount: lossCounts[y]!, ...paidFigures(amounts, bounds) })),
     total: { lossCount: lossCounts.reduce((sum, n) => sum + n, 0), ...paidFigures(all, bounds) },
   };
+}
+
+/** The rank of a coverage's first case above $0 (its size when there is none): binary search over the cases in order. */
+function firstPaidRank(caseAmount: Float64Array, { start, end }: RowRange): number {
+  let lo = start;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (caseAmount[mid]! > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo - start;
 }
 
 /** The statistics of paid amounts sorted ascending, and how many lie above each bound. */

@@ -112,6 +112,28 @@ function matchExposure(
   return count;
 }
 
+/** How many rows of [start, end) match: matchRows without writing them, for counts alone. */
+export function countMatches(columns: CompanyColumns, filter: RowFilter, start: number, end: number): number {
+  const exposure = columns[filter.exposure];
+  const { low, high } = filter;
+  let count = 0;
+  if (filter.exposureOnly) {
+    for (let i = start; i < end; i++) {
+      const value = exposure[i]!;
+      count += +(value >= low) & +(value <= high);
+    }
+    return count;
+  }
+  const { organization, line } = columns;
+  const organizationOk = filter.organizations;
+  const lineOk = filter.lines;
+  for (let i = start; i < end; i++) {
+    const value = exposure[i]!;
+    count += organizationOk[organization[i]!]! & lineOk[line[i]!]! & +(value >= low) & +(value <= high);
+  }
+  return count;
+}
+
 /**
  * matchRows for programs, counting the matched rows' amount tiers as it goes (the first
  * pass of tier-select.ts, fused: the rows are read once, not matched and then read

@@ -4,6 +4,7 @@ import t from "tap";
 import {
   DEFAULT_NEWEST,
   DEFAULT_OLDEST,
+  DEFAULT_LOSS_YEARS,
   DEFAULT_PERIOD_MONTHS,
   missingInputs,
   parsePeerGroup,
@@ -27,6 +28,8 @@ const GROUP: PeerGroup = {
   retention: "250000",
   amountsCoverageId: "",
   periodMonths: 6,
+  years: 10,
+  otherLimits: ["10000000", "15000000.50"],
 };
 
 t.test("round trip: serialize then parse gives the same group", async (t) => {
@@ -42,6 +45,8 @@ t.test("round trip: serialize then parse gives the same group", async (t) => {
     premium: "",
     retention: "",
     periodMonths: DEFAULT_PERIOD_MONTHS,
+    years: DEFAULT_LOSS_YEARS,
+    otherLimits: [],
   };
   t.same(parsePeerGroup(serializePeerGroup(plain)), plain, "with every default");
 });
@@ -50,12 +55,12 @@ t.test("the link uses the API's names and leaves defaults out", async (t) => {
   const search = serializePeerGroup(GROUP);
   t.equal(
     search,
-    "?companyId=42&naics=52%2C541&coverageId=3&lineOfBusinessId=7%2C9&exposureType=Market+Cap&exposureRangeLow=1000000&exposureRangeHigh=2500000.50&organizationType=PUB%2CPRV&oldestTrailing=12&newestTrailing=3&limit=5000000&premium=40000.25&retention=250000&periodMonths=6",
+    "?companyId=42&naics=52%2C541&coverageId=3&lineOfBusinessId=7%2C9&exposureType=Market+Cap&exposureRangeLow=1000000&exposureRangeHigh=2500000.50&organizationType=PUB%2CPRV&oldestTrailing=12&newestTrailing=3&limit=5000000&premium=40000.25&retention=250000&periodMonths=6&years=10&otherLimits=10000000%2C15000000.50",
   );
   t.equal(serializePeerGroup(parsePeerGroup("")), "", "an empty group is an empty query");
   t.equal(
     serializePeerGroup(
-      parsePeerGroup("?naics=52&exposureType=Revenues&oldestTrailing=24&newestTrailing=0&periodMonths=12"),
+      parsePeerGroup("?naics=52&exposureType=Revenues&oldestTrailing=24&newestTrailing=0&periodMonths=12&years=5"),
     ),
     "?naics=52",
     "defaults dropped",

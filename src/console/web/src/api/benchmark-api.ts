@@ -6,6 +6,7 @@ import type {
   Company,
   CompanyPage,
   LimitAdequacy,
+  LossExperience,
   MarketTrend,
   PeerGroupSuggestions,
   ReferenceData,
@@ -106,6 +107,23 @@ export function getMarketTrend(api: ApiClient, group: PeerGroup, signal?: AbortS
   return api.get(
     "/trend/getmarkettrend",
     { ...peerQuery(group), periodMonths: group.periodMonths, periods: TREND_PERIODS[group.periodMonths] },
+    signal,
+  );
+}
+
+/**
+ * The loss experience (SEMANTICS.md 15) of the group without its window, over `years`
+ * calendar years, with the paid losses above each of `limits` (decimal text, at most 3).
+ */
+export function getLossExperience(
+  api: ApiClient,
+  group: PeerGroup,
+  limits: readonly string[],
+  signal?: AbortSignal,
+): Promise<Answer<LossExperience>> {
+  return api.get(
+    "/lossdetails/getlossexperience",
+    { ...peerQuery(group), years: group.years, limits: limits.join(",") || undefined },
     signal,
   );
 }

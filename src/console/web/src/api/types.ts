@@ -122,7 +122,7 @@ export interface TrendPeriod {
   limitMedianChangePercent: number | null;
   premiumMedianChangePercent: number | null;
   rpmMedianChangePercent: number | null;
-  withheld: { condition: string; threshold: number } | null;
+  withheld: Withheld | null;
 }
 
 /** trend/getmarkettrend: periods newest first. */
@@ -157,4 +157,60 @@ export interface PeerGroupSuggestion {
 export interface PeerGroupSuggestions {
   original: { programCount: number | null; companyCount: number | null; meets: boolean };
   suggestions: PeerGroupSuggestion[];
+}
+
+/** A disclosure condition a year's programs break (SEMANTICS.md 12), never the shares found. */
+export interface Withheld {
+  condition: string;
+  threshold: number;
+}
+
+/** The paid losses' amounts (SEMANTICS.md 15): quartiles and mean rounded to cents, the largest in dollars. */
+export interface LossSeverity {
+  firstQuartile: number;
+  median: number;
+  thirdQuartile: number;
+  average: number;
+  max: number;
+}
+
+/** How many paid losses passed one limit asked about; percent is null without paid losses. */
+export interface LimitExceeded {
+  limit: number;
+  count: number;
+  percent: number | null;
+}
+
+/**
+ * The figures of a year, or of all the years, of lossdetails/getlossexperience. A withheld
+ * one has null programs and frequency; its loss figures stay, loss events being public.
+ */
+export interface LossExperienceFigures {
+  programCount: number | null;
+  /** Every loss event, $0 ones included. */
+  lossCount: number;
+  /** Those with a total amount above $0. */
+  paidLossCount: number;
+  /** 100 × lossCount / programCount, rounded to 2 decimals; null without programs or when withheld. */
+  frequencyPer100: number | null;
+  /** Null without a paid loss. */
+  severity: LossSeverity | null;
+  /** One entry per limit asked about, in the order given. */
+  exceeding: LimitExceeded[];
+  withheld: Withheld | null;
+}
+
+export interface LossExperienceYear extends LossExperienceFigures {
+  year: number;
+}
+
+export interface LossExperienceTotal extends LossExperienceFigures {
+  fromYear: number;
+  toYear: number;
+}
+
+/** lossdetails/getlossexperience: years oldest first, and their total. */
+export interface LossExperience {
+  years: LossExperienceYear[];
+  total: LossExperienceTotal;
 }

@@ -2,7 +2,7 @@ import { suggestPeerGroups } from "../api/benchmark-api.js";
 import type { ApiClient } from "../api/client.js";
 import type { PeerGroupSuggestions } from "../api/types.js";
 import { useAnswer, type KeyedAnswer } from "../results/use-answer.js";
-import { DEFAULT_PERIOD_MONTHS, serializePeerGroup, type PeerGroup } from "../state/peer-group.js";
+import { serializePeerGroup, withoutPanelSettings, type PeerGroup } from "../state/peer-group.js";
 
 /** The API's own idea of enough programs (SEMANTICS.md 14's default). */
 const API_MIN_PROGRAMS = 30;
@@ -22,7 +22,7 @@ export function useSuggestions(
 ): KeyedAnswer<PeerGroupSuggestions> {
   const minPrograms = suggestionMinPrograms(thinGroupPrograms);
   const key = wanted
-    ? `${serializePeerGroup({ ...group, companyId: "", amountsCoverageId: "", limit: "", premium: "", retention: "", periodMonths: DEFAULT_PERIOD_MONTHS })}#${minPrograms}`
+    ? `${serializePeerGroup({ ...withoutPanelSettings(group), companyId: "", amountsCoverageId: "", limit: "", premium: "", retention: "" })}#${minPrograms}`
     : null;
   return useAnswer(key, (signal) => suggestPeerGroups(api, group, minPrograms, signal));
 }

@@ -4,10 +4,10 @@ import type { ApiClient } from "../api/client.js";
 import { ApiProblem } from "../api/problem.js";
 import type { Answer, Assessment, LimitAdequacy, Rpm } from "../api/types.js";
 import {
-  DEFAULT_PERIOD_MONTHS,
   isDefaultWindow,
   missingInputs,
   serializePeerGroup,
+  withoutPanelSettings,
   type PeerGroup,
 } from "../state/peer-group.js";
 
@@ -50,10 +50,10 @@ export function useBenchmark(api: ApiClient, group: PeerGroup): BenchmarkResults
   // `key` is the group the figures were last asked for: busy until it is the current one, so
   // the render between a change and its effect is not taken for a finished one.
   const [state, setState] = useState<{ key: string | null; figures: Figures }>({ key: null, figures: IDLE });
-  // The company only prefills the builder, the amounts' coverage note is a note, and the trend has its own request: none changes these figures.
+  // The company only prefills the builder, the amounts' coverage note is a note, and the trend and the loss experience have their own requests: none changes these figures.
   const key =
     missingInputs(group).length === 0
-      ? serializePeerGroup({ ...group, companyId: "", amountsCoverageId: "", periodMonths: DEFAULT_PERIOD_MONTHS })
+      ? serializePeerGroup({ ...withoutPanelSettings(group), companyId: "", amountsCoverageId: "" })
       : null;
 
   useEffect(() => {

@@ -6,6 +6,7 @@ import {
   DEFAULT_OLDEST,
   missingInputs,
   serializePeerGroup,
+  withoutPanelSettings,
   type PeerGroup,
 } from "../state/peer-group.js";
 import { useAnswer, type KeyedAnswer } from "./use-answer.js";
@@ -13,13 +14,14 @@ import { useAnswer, type KeyedAnswer } from "./use-answer.js";
 /**
  * The group's market trend. It takes neither the window nor the client's amounts
  * (SEMANTICS.md 13), so typing a limit or moving the window does not ask for it again,
- * and the period switch asks for nothing else.
+ * and the period switch asks for nothing else; nor do the loss experience's settings.
  */
 export function useTrend(api: ApiClient, group: PeerGroup): KeyedAnswer<MarketTrend> {
   const key =
     missingInputs(group).length === 0
       ? serializePeerGroup({
-          ...group,
+          ...withoutPanelSettings(group),
+          periodMonths: group.periodMonths,
           companyId: "",
           amountsCoverageId: "",
           limit: "",

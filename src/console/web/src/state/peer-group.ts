@@ -24,6 +24,17 @@ export type PeriodMonths = keyof typeof TREND_PERIODS;
 export const PERIOD_MONTHS = [12, 6, 3] as const satisfies readonly PeriodMonths[];
 export const DEFAULT_PERIOD_MONTHS: PeriodMonths = 12;
 
+/**
+ * The loss experience's spans (SEMANTICS.md 15 takes 1 to 20 years): the API's default
+ * five, a decade, and the most it answers. A view setting, like the trend's periods.
+ */
+export const LOSS_YEARS = [5, 10, 20] as const;
+export type LossYears = (typeof LOSS_YEARS)[number];
+export const DEFAULT_LOSS_YEARS: LossYears = 5;
+
+/** Limits the broker weighs beside the client's: the API answers three limits at most, the client's among them. */
+export const MAX_OTHER_LIMITS = 2;
+
 export interface PeerGroup {
   /** The company the group was built around ("" for none); only for display and prefill. */
   companyId: string;
@@ -50,6 +61,14 @@ export interface PeerGroup {
   amountsCoverageId: string;
   /** The market trend's period length: a view setting, in the link like the group. */
   periodMonths: PeriodMonths;
+  /** The loss experience's years: a view setting, in the link like the group. */
+  years: LossYears;
+  /**
+   * Limits to weigh beside the client's (at most MAX_OTHER_LIMITS), as amount text: the
+   * loss experience counts the paid losses above each. Like the client's amounts they
+   * place, never filter; text that is no amount stays, for its field to mark.
+   */
+  otherLimits: string[];
 }
 
 const list = (value: string | null) =>
@@ -92,6 +111,8 @@ export function parsePeerGroup(search: string): PeerGroup {
     retention: amountParam(q.get("retention")),
     amountsCoverageId: q.get("amountsCoverageId") ?? "",
     periodMonths: oneOf(PERIOD_MONTHS, q.get("periodMonths"), DEFAULT_PERIOD_MONTHS),
+    years: oneOf(LOSS_YEARS, q.get("years"), DEFAULT_LOSS_YEARS),
+    otherLimits: list(q.get("otherLimits")).slice(0, MAX_OTHER_LIMITS).map(amountParam),
   };
 }
 
@@ -116,6 +137,8 @@ export function serializePeerGroup(group: PeerGroup): string {
   put("retention", group.retention);
   put("amountsCoverageId", group.amountsCoverageId);
   if (group.periodMonths !== DEFAULT_PERIOD_MONTHS) put("periodMonths", String(group.periodMonths));
+  if (group.years !== DEFAULT_LOSS_YEARS) put("years", String(group.years));
+  put("otherLimits", group.otherLimits.join(","));
   const text = q.toString();
   return text ? `?${text}` : "";
 }
@@ -178,6 +201,18 @@ export function invalidInputs(group: PeerGroup): string[] {
   if (isAmount(group.limit) && Number(group.limit) === 0) problems.push("The client's limit must be more than $0.");
   return problems;
 }
+
+/**
+ * The group with the panels' own settings (the trend's periods, the loss experience's
+ * years and other limits) at their defaults: what a request that takes none of them
+ * keys on, so switching one asks for nothing else again.
+ */
+export const withoutPanelSettings = (group: PeerGroup): PeerGroup => ({
+  ...group,
+  periodMonths: DEFAULT_PERIOD_MONTHS,
+  years: DEFAULT_LOSS_YEARS,
+  otherLimits: [],
+});
 
 /** True when the trailing window is the default one (24 months back to today). */
 export const isDefaultWindow = (group: PeerGroup) =>

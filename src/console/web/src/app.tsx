@@ -10,6 +10,7 @@ import { PrintButton } from "./export/print-button.js";
 import { BenchmarkResultsView, needsWidening } from "./results/benchmark-results.js";
 import { suggestionMinPrograms, useSuggestions } from "./refusal/use-suggestions.js";
 import { useTrend } from "./results/use-trend.js";
+import { useLossExperience } from "./results/use-loss-experience.js";
 import { refusedFields } from "./results/refused-fields.js";
 import { useBenchmark } from "./results/use-benchmark.js";
 import { reportContext } from "./export/report-context.js";
@@ -89,6 +90,7 @@ function Console({ config, auth }: { config: ConsoleConfig; auth: Auth }) {
   useReportHead(context);
   const empty = results.assessment.answer?.data.totalProgramCount === 0;
   const trend = useTrend(api, group);
+  const losses = useLossExperience(api, group);
   // Asked once the figures say the group is empty, thin or refused: never for the previous group's answer.
   const suggestions = useSuggestions(
     api,
@@ -111,7 +113,14 @@ function Console({ config, auth }: { config: ConsoleConfig; auth: Auth }) {
         <div class="toolbar no-print">
           {/* Printing while figures load would print the previous group's figures under this one's name; a page of refusals or of nothing is no report. */}
           <PrintButton
-            disabled={absent.length + invalid.length > 0 || results.busy || trend.loading || withholding.all || empty}
+            disabled={
+              absent.length + invalid.length > 0 ||
+              results.busy ||
+              trend.loading ||
+              losses.loading ||
+              withholding.all ||
+              empty
+            }
           />
         </div>
         {reference.failed ? (
@@ -152,6 +161,7 @@ function Console({ config, auth }: { config: ConsoleConfig; auth: Auth }) {
             context={context}
             thinGroupPrograms={config.thinGroupPrograms}
             trend={trend}
+            losses={losses}
             suggestions={suggestions}
             suggestionMinPrograms={suggestionMinPrograms(config.thinGroupPrograms)}
             update={update}

@@ -20,8 +20,8 @@ export interface FigureCounts {
   withheld?: boolean;
 }
 
-interface FigurePanelProps {
-  /** The data-testid prefix and element id prefix: limit, premium, retention, rpm, adequacy, trend. */
+interface FigureFrameProps {
+  /** The data-testid prefix and element id prefix: limit, premium, retention, rpm, adequacy, trend, loss-experience. */
   id: string;
   title: string;
   counts: FigureCounts;
@@ -44,15 +44,19 @@ interface FigurePanelProps {
    * the API still writes one (of $0, in the 0th percentile), which would mislead.
    */
   guidance?: string | undefined;
-  /** What a screen reader hears for the chart itself. */
-  description: string;
   csv: { filename: string; rows: CsvRows } | null;
   /** Settings of the figure itself (the trend's period length), shown whatever its state. */
   controls?: ComponentChildren;
-  /** The chart element (from useChart); rendered inside the labelled container. */
-  chart: ComponentChildren;
   /** Figures beside the chart (limit adequacy's % covered, ...). */
   facts?: ComponentChildren;
+}
+
+/** A figure drawn as a chart, with its data in a table view. */
+interface ChartView {
+  /** What a screen reader hears for the chart itself. */
+  description: string;
+  /** The chart element (from useChart); rendered inside the labelled container. */
+  chart: ComponentChildren;
   /** The table view: the chart's data as a real table. */
   table: ComponentChildren;
   /** The figure's numbers on paper, beside its chart (band counts, quartiles, largest cases). */
@@ -60,6 +64,16 @@ interface FigurePanelProps {
   /** The chart's size on paper, so its box in the print stylesheet is the size it is drawn at. */
   printSize: PrintSize;
 }
+
+/**
+ * A figure that is its numbers (the loss experience: counts a broker reads cell by cell):
+ * one table, on the screen and on paper, with no chart to describe.
+ */
+interface NumbersView {
+  numbers: ComponentChildren;
+}
+
+type FigurePanelProps = FigureFrameProps & (ChartView | NumbersView);
 
 /**
  * The frame every figure shares: title, the program and loss counts it rests on, the
@@ -114,22 +128,30 @@ export function FigurePanel(props: FigurePanelProps) {
           {props.clientNote}
         </p>
       ) : null}
-      <div class="figure-body">
-        <div
-          class={`chart chart-print-${props.printSize}${ready ? "" : " chart-hidden"}`}
-          role="img"
-          aria-label={props.description}
-          aria-describedby={(props.guidance || props.sentence) && ready ? `${id}-sentence` : undefined}
-          data-testid={`${id}-chart`}
-        >
-          {props.chart}
-        </div>
-        {ready && props.printNumbers ? (
-          <div class="print-numbers print-only" data-testid={`${id}-print-numbers`}>
-            {props.printNumbers}
+      {"numbers" in props ? (
+        ready ? (
+          <div class="figure-numbers" data-testid={`${id}-numbers`}>
+            {props.numbers}
           </div>
-        ) : null}
-      </div>
+        ) : null
+      ) : (
+        <div class="figure-body">
+          <div
+            class={`chart chart-print-${props.printSize}${ready ? "" : " chart-hidden"}`}
+            role="img"
+            aria-label={props.description}
+            aria-describedby={(props.guidance || props.sentence) && ready ? `${id}-sentence` : undefined}
+            data-testid={`${id}-chart`}
+          >
+            {props.chart}
+          </div>
+          {ready && props.printNumbers ? (
+            <div class="print-numbers print-only" data-testid={`${id}-print-numbers`}>
+              {props.printNumbers}
+            </div>
+          ) : null}
+        </div>
+      )}
       {props.loading ? (
         <p class="loading" role="status">
           Loading…
@@ -138,12 +160,14 @@ export function FigurePanel(props: FigurePanelProps) {
       {ready && props.facts ? props.facts : null}
       {ready ? (
         <div class="figure-tools">
-          <details class="table-view no-print">
-            <summary>Table view</summary>
-            <div class="table-scroll" data-testid={`${id}-table`}>
-              {props.table}
-            </div>
-          </details>
+          {"table" in props ? (
+            <details class="table-view no-print">
+              <summary>Table view</summary>
+              <div class="table-scroll" data-testid={`${id}-table`}>
+                {props.table}
+              </div>
+            </details>
+          ) : null}
           {props.csv ? <CsvLink filename={props.csv.filename} rows={props.csv.rows} testId={`${id}-csv`} /> : null}
         </div>
       ) : null}

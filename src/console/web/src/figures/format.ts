@@ -38,6 +38,18 @@ function decimalParts(value: number | string): { negative: boolean; whole: strin
   };
 }
 
+/**
+ * money(x) to the dollar, rounded half away from zero on the digits: loss amounts of
+ * millions in a table's narrow columns, where cents are noise ("$6,040,647", not
+ * "$6,040,647.04"); a dash where there is no amount.
+ */
+export function dollarsOrDash(value: number | null | undefined): string {
+  const parts = value === null || value === undefined ? null : decimalParts(value);
+  if (!parts) return "–";
+  const whole = BigInt(parts.whole) + (parts.fraction[0] !== undefined && parts.fraction[0] >= "5" ? 1n : 0n);
+  return `${parts.negative && whole > 0n ? "-" : ""}$${whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
+}
+
 /** money(x), or a dash where there is no amount. */
 export const moneyOrDash = (value: number | null | undefined) =>
   value === null || value === undefined ? "–" : money(value);
@@ -45,6 +57,32 @@ export const moneyOrDash = (value: number | null | undefined) =>
 /** Short axis labels: $250K, $1.5M, $2B. */
 export function compactMoney(value: number): string {
   return `$${new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 }).format(value)}`;
+}
+
+/** Cents in one K, M and B, largest first. */
+const SHORT_UNITS = [
+  [100_000_000_000n, "B"],
+  [100_000_000n, "M"],
+  [100_000n, "K"],
+] as const;
+
+/**
+ * A limit as brokers say it, and exactly: "$10M", "$2.5M", "$250K", "$1.25B"; an amount
+ * that is no whole hundredth of its unit is written out ("$12,345,678", "$999,999.99"),
+ * never rounded the way compactMoney's "$12.3M" would be: a column headed "above $12.3M"
+ * must count the losses above that very amount.
+ */
+export function shortMoney(value: number): string {
+  const parts = decimalParts(value);
+  if (!parts || parts.negative || parts.fraction.replace(/0+$/, "").length > 2) return money(value);
+  const cents = BigInt(parts.whole + parts.fraction.padEnd(2, "0").slice(0, 2));
+  for (const [unit, suffix] of SHORT_UNITS) {
+    if (cents < unit || (cents * 100n) % unit !== 0n) continue;
+    const hundredths = (cents * 100n) / unit;
+    const rest = (hundredths % 100n).toString().padStart(2, "0").replace(/0+$/, "");
+    return `$${(hundredths / 100n).toLocaleString("en-US")}${rest ? `.${rest}` : ""}${suffix}`;
+  }
+  return money(value);
 }
 
 export function count(value: number): string {

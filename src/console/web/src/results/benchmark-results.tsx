@@ -2,6 +2,7 @@ import type { ReferenceData } from "../api/types.js";
 import { DistributionFigure } from "../figures/distribution-figure.js";
 import type { FigureCounts } from "../figures/figure-panel.js";
 import { LimitAdequacyFigure } from "../figures/limit-adequacy-figure.js";
+import { LossExperienceFigure } from "../figures/loss-experience-figure.js";
 import { RpmFigure } from "../figures/rpm-figure.js";
 import { ReportFooter } from "../export/report-footer.js";
 import type { ReportContext } from "../export/report-context.js";
@@ -16,6 +17,7 @@ import type { UpdatePeerGroup } from "../state/use-peer-group.js";
 import type { MarketTrend, PeerGroupSuggestions } from "../api/types.js";
 import type { KeyedAnswer } from "./use-answer.js";
 import type { BenchmarkResults } from "./use-benchmark.js";
+import type { AskedLossExperience } from "./use-loss-experience.js";
 import type { Withholding } from "./withheld-figures.js";
 
 interface BenchmarkResultsViewProps {
@@ -26,6 +28,7 @@ interface BenchmarkResultsViewProps {
   context: ReportContext;
   thinGroupPrograms: number;
   trend: KeyedAnswer<MarketTrend>;
+  losses: KeyedAnswer<AskedLossExperience>;
   /** Wider groups, asked for when this one is empty, thin or refused. */
   suggestions: KeyedAnswer<PeerGroupSuggestions>;
   suggestionMinPrograms: number;
@@ -43,7 +46,8 @@ export function needsWidening(results: BenchmarkResults, refusals: number, thinG
  * to be empty (not thin), a small one thin; withheld figures are explained once, at the top.
  */
 export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
-  const { group, results, withholding, reference, context, thinGroupPrograms, trend, suggestions, update } = props;
+  const { group, results, withholding, reference, context, thinGroupPrograms, trend, losses, suggestions, update } =
+    props;
   const { assessment, rpm, adequacy, adequacyPrograms } = results;
   // Client marks come from the group each answer was asked for, not the group being typed.
   const assessed = assessment.group ?? group;
@@ -86,7 +90,7 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
   );
 
   return (
-    <div class="results" aria-busy={results.busy || trend.loading} data-testid="results">
+    <div class="results" aria-busy={results.busy || trend.loading || losses.loading} data-testid="results">
       <ReportSummary group={group} reference={reference} context={context} />
       {empty ? (
         <section class="empty-group" role="status" aria-labelledby="empty-group-title" data-testid="empty-group">
@@ -163,6 +167,17 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
             loading={adequacy.loading}
             problem={adequacy.problem}
             withheld={withheld.adequacy}
+            context={context}
+          />
+          <LossExperienceFigure
+            asked={losses.answer?.data ?? null}
+            years={group.years}
+            onYears={(years) => update({ years })}
+            otherLimits={group.otherLimits}
+            onOtherLimits={(otherLimits) => update({ otherLimits })}
+            thinPrograms={thinGroupPrograms}
+            loading={losses.loading}
+            problem={losses.problem}
             context={context}
           />
           <TrendFigure

@@ -19,7 +19,8 @@ import {
   type CompanyBound,
 } from "./contributor-counts.js";
 import { casesInOrder, lossYearRange } from "./loss-figures.js";
-import { lossFiguresByYear, programsByYear, type LossFigures } from "./loss-experience-figures.js";
+import { lossFiguresByYear, type LossFigures } from "./loss-experience-figures.js";
+import { programCountsByYear, programRowsByYear } from "./loss-experience-programs.js";
 import { compilePeerFilter, matchRows, rowFilterOf, type CompiledPeerFilter } from "./peer-filter.js";
 import {
   assessmentFigures,
@@ -42,6 +43,7 @@ import { periodsInTurn, placingInTurn, rpmInTurn, runsInTurn } from "./parts-in-
 import { rowsInWindow, windowDays } from "./window-rows.js";
 import { trendSpan } from "../benchmark/trend-periods.js";
 import { emptyCoverageTierBounds } from "./amount-tiers.js";
+import { emptyProgramYears } from "./program-years.js";
 import { candidateCounts, countWidenings } from "./widening-counts.js";
 import { chunkKeys, planRows, runTallier, wideningPlan } from "./widening-scan.js";
 import { inTurn } from "../load-control/turns.js";
@@ -69,6 +71,7 @@ const UNKNOWN_COVERAGE: CoverageSlices = {
   exact: true,
   maxProgramsPerCompany: 0,
   tierBounds: emptyCoverageTierBounds(),
+  programYears: emptyProgramYears(),
 };
 
 export interface IndexPeerEngineOptions {
@@ -347,9 +350,10 @@ function createEngine(
       };
     },
 
-    // The span's loss events matched once and read by year in amount order, the
-    // programs matched year after year (loss-experience-figures.ts); contributors
-    // counted from each year's run of rows, and from all of them for the total.
+    // The span's loss events matched once and read by year in amount order
+    // (loss-experience-figures.ts); the programs counted per year, most keys from the
+    // coverage's counts, or, when their contributors are counted, matched year after
+    // year (loss-experience-programs.ts), the total's from all of them.
     async lossExperience(peers, span, limits) {
       const opened = open(peers.coverageId);
       if (!opened) return fallback.lossExperience(peers, span, limits);
@@ -357,27 +361,31 @@ function createEngine(
       const filter = compilePeerFilter(snapshot, peers);
       const matched = matchLosses(opened, filter, { kind: "range", oldest: span.first, newest: span.last });
       const losses = lossFiguresByYear(snapshot.losses, coverage.losses, matched, span, limits);
-      // The rows themselves only when their contributors are counted.
-      const programs = programsByYear(snapshot.programs, coverage.programs, filter, span, counting);
+      if (!counting) {
+        const counts = programCountsByYear(snapshot.programs, coverage, filter, span);
+        return {
+          reference: opened.reference,
+          years: counts.map((programCount, y) => ({ programCount, ...losses.years[y]! })),
+          total: { programCount: counts.reduce((sum, n) => sum + n, 0), ...losses.total },
+        };
+      }
+      const { rows, years } = programRowsByYear(snapshot.programs, coverage, filter, span);
+      const all = years.reduce((sum, year) => sum + year.count, 0);
       // In the SQL engine's order of members, contributors last: answers compare as JSON.
-      const figures = (start: number, count: number, lossesOfSet: LossFigures): LossExperienceFigures =>
-        counting
-          ? {
-              programCount: count,
-              ...lossesOfSet,
-              contributors: contributorsOfRows(
-                snapshot,
-                programs.rows.subarray(start, start + count),
-                count,
-                undefined,
-                boundOf(opened),
-              ),
-            }
-          : { programCount: count, ...lossesOfSet };
-      const all = programs.years.reduce((sum, year) => sum + year.count, 0);
+      const figures = (start: number, count: number, lossesOfSet: LossFigures): LossExperienceFigures => ({
+        programCount: count,
+        ...lossesOfSet,
+        contributors: contributorsOfRows(
+          snapshot,
+          rows.subarray(start, start + count),
+          count,
+          undefined,
+          boundOf(opened),
+        ),
+      });
       return {
         reference: opened.reference,
-        years: programs.years.map(({ start, count }, y) => figures(start, count, losses.years[y]!)),
+        years: years.map(({ start, count }, y) => figures(start, count, losses.years[y]!)),
         total: figures(0, all, losses.total),
       };
     },

@@ -7,6 +7,7 @@ const rows = { programs: new Uint32Array(0), losses: new Uint32Array(0), gathere
 let words = new Uint32Array(0);
 let bytes = new Uint8Array(0);
 let shorts = new Uint16Array(0);
+let amounts = new Float64Array(0);
 let keys: [Uint32Array, Uint32Array] = [new Uint32Array(0), new Uint32Array(0)];
 
 /**
@@ -43,4 +44,10 @@ export function scratchShorts(size: number): Uint16Array {
   if (shorts.length < size) shorts = new Uint16Array(size);
   shorts.fill(0, 0, size);
   return shorts;
+}
+
+/** Room for `size` amounts (not cleared). */
+export function scratchAmounts(size: number): Float64Array {
+  if (amounts.length < size) amounts = new Float64Array(size);
+  return amounts;
 }

@@ -3,6 +3,7 @@ import type { CopyRow } from "./copy-rows.js";
 import { NAICS_KEYS, naicsKey } from "./naics-key.js";
 import { bucketOf, createPermuter, rowOrder, type Column } from "./program-order.js";
 import { maxProgramsPerCompany } from "./programs-per-company.js";
+import { countProgramYears, emptyProgramYears } from "./program-years.js";
 import { emptyCoverageTierBounds, tiersOfOrder } from "./amount-tiers.js";
 import { rankRows } from "./rank-rows.js";
 import { caseColumns } from "./case-columns.js";
@@ -67,6 +68,7 @@ export class SnapshotBuilder {
         exact: true,
         maxProgramsPerCompany: 0,
         tierBounds: emptyCoverageTierBounds(),
+        programYears: emptyProgramYears(),
       });
     }
     if (lines.length > MAX_CODES)
@@ -145,8 +147,10 @@ export class SnapshotBuilder {
     this.recycled.give(order.buffer);
     this.tierAmounts(sorted);
     const tally = new Uint32Array(this.companyCount);
-    for (const coverage of this.coverages.values())
+    for (const coverage of this.coverages.values()) {
       coverage.maxProgramsPerCompany = maxProgramsPerCompany(sorted.company, coverage.programs, tally);
+      coverage.programYears = countProgramYears(sorted, coverage.programs);
+    }
     this.programs = sorted;
   }
 

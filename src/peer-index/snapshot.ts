@@ -62,6 +62,21 @@ export interface TierBounds {
   greatest: Float64Array;
 }
 
+/**
+ * A coverage's programs counted by NAICS key, calendar year and known exposure, and each
+ * key's least and greatest known exposure (program-years.ts).
+ */
+export interface ProgramYears {
+  /** The coverage's first program's year; `years` from it are held (0: none, too many to hold). */
+  firstYear: number;
+  years: number;
+  /** Programs whose exposure is known, at ((key * years) + year - firstYear) * 3 + exposure. */
+  known: Int32Array;
+  /** Each key's least and greatest known exposure, at key * 3 + exposure (+Infinity and -Infinity when none is). */
+  least: Float64Array;
+  greatest: Float64Array;
+}
+
 /** What the snapshot holds of one coverage. */
 export interface CoverageSlices {
   /** Its lines of business, ascending (the coverage reference of SEMANTICS.md section 11). */
@@ -81,6 +96,8 @@ export interface CoverageSlices {
   maxProgramsPerCompany: number;
   /** The bounds of its rows' tiers of the three amounts an assessment ranks (amount-tiers.ts). */
   tierBounds: Record<"limit" | "premium" | "retention", TierBounds>;
+  /** Its programs counted by NAICS key, calendar year and known exposure (program-years.ts). */
+  programYears: ProgramYears;
 }
 
 /** The company attributes every row carries (SEMANTICS.md section 1); its NAICS key is its group's. */

@@ -14,6 +14,8 @@ import { callerGone, currentCaller, forCaller, outsideAnyCall } from "./caller-w
  * waited up to 1 s to be accepted. After an iteration that accepted one, turns wait
  * for an iteration that accepted none, which is short since it holds no turn; for at
  * most MAX_DEFER_MS, so that a steady stream of connections cannot starve the work.
+ * Requests come before turns the same way (server/new-requests.ts): the first
+ * requests of a burst of new connections arrive over several iterations.
  */
 const MAX_DEFER_MS = 200;
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { NodeRequest, NodeResponse } from "../transcoding/node-types.js";
 import { followConnections } from "./connection-drain.js";
 import { newConnectionsSignal } from "./new-connections.js";
+import { requestArrivals } from "./new-requests.js";
 import { createOnePortServer } from "./one-port.js";
 import { deferTurnsWhile } from "../load-control/turns.js";
 
@@ -37,7 +38,9 @@ export async function startHttpServer(
   options: { port: number; host: string; timeouts?: Partial<typeof TIMEOUTS> },
 ): Promise<RunningServer> {
   const timeouts = { ...TIMEOUTS, ...options.timeouts };
+  const requests = requestArrivals();
   const counted = (req: NodeRequest, res: NodeResponse) => {
+    requests.arrived();
     // Node enforces requestTimeout on HTTP/1.1 only: an HTTP/2 stream whose body has
     // not arrived in time is cancelled, costing its caller that stream alone.
     if (req.httpVersionMajor === 2) {
@@ -75,7 +78,10 @@ export async function startHttpServer(
     listener.once("error", reject);
     listener.listen(options.port, options.host, () => resolve());
   });
-  const stopDeferringTurns = deferTurnsWhile(newConnectionsSignal(listener));
+  const stopDeferringTurns = [
+    deferTurnsWhile(newConnectionsSignal(listener)),
+    deferTurnsWhile(requests.arrivedSinceAsked),
+  ];
   // These servers never listen themselves; without 'listening' Node enforces no
   // headersTimeout/requestTimeout and closeIdleConnections does nothing (NOTES.md).
   http1.emit("listening");
@@ -100,7 +106,7 @@ export async function startHttpServer(
         if (!quietBeforeClose()) break;
       }
       const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
-      stopDeferringTurns();
+      for (const stop of stopDeferringTurns) stop();
       for (const deadline = Date.now() + graceMs; connections.settle() && Date.now() < deadline;) await pause(25);
       connections.destroyAll();
       await stopped;

@@ -8,11 +8,12 @@ import { startHttpServer } from "../../src/server/http-server.js";
  * A burst of requests is taken in before the next turn (server/new-requests.ts). The
  * callers here write 12 requests every 5 ms or so, and the server spends 1 ms on
  * each, so each iteration of the event loop finds the next ones already there, as with
- * 128 callers sending at once. Before, a turn of 20 ms ran after every iteration that
- * read some, and every request behind it waited: in the overload bench, refusals of the
- * first burst after a start waited up to 130 ms.
+ * 128 callers sending at once. Before, a turn ran after every iteration that read some
+ * (5 ms here, ~25 ms for the broadest limit adequacy), and every request behind it
+ * waited: in the overload bench, refusals of the first burst after a start waited up to
+ * 130 ms.
  */
-const TURN_MS = 20;
+const TURN_MS = 5;
 const GROUPS = 25;
 const PER_GROUP = 12;
 
@@ -76,5 +77,9 @@ t.test("turns wait while a burst of requests comes in", async (t) => {
   t.equal(arrivals.length, GROUPS * PER_GROUP, "every request answered");
   const [first, last] = [Math.min(...arrivals), Math.max(...arrivals)];
   const during = turnsStarted.filter((at) => at > first && at < last).length;
-  t.equal(during, 0, `${during} turns began while the burst came in, over ${Math.round(last - first)} ms`);
+  // Turns wait at most 200 ms (turns.ts), so a burst slowed by a loaded machine may see
+  // one per 200 ms, and one more where the callers' process was held up between two
+  // requests. Without the wait, 3 or more began here in bursts of 370 ms.
+  const allowed = Math.floor((last - first) / 200) + 1;
+  t.ok(during <= allowed, `${during} turns began while the burst came in, over ${Math.round(last - first)} ms`);
 });

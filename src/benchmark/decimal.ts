@@ -30,3 +30,16 @@ export function toCents(text: string): Decimal {
 export function toNumber(value: Decimal): number {
   return Number(value.toString());
 }
+
+/**
+ * The exact sum of whole numbers >= 0. Partial sums only grow, so when the float sum
+ * ends at or below 2^53 - 1 every step was exact; otherwise it is summed again in BigInt.
+ */
+export function sumOf(amounts: ArrayLike<number>): Decimal {
+  let sum = 0;
+  for (let i = 0; i < amounts.length; i++) sum += amounts[i]!;
+  if (sum <= Number.MAX_SAFE_INTEGER) return new Decimal(sum);
+  let exact = 0n;
+  for (let i = 0; i < amounts.length; i++) exact += BigInt(amounts[i]!);
+  return new Decimal(exact.toString());
+}

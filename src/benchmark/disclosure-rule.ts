@@ -32,6 +32,34 @@ export interface DisclosureRefusal {
 /** What a figure rests on, in the words of a refusal: "this peer group's limits". */
 export type FigureName = "programs" | "limits" | "premiums" | "retentions" | "rates per million";
 
+/** Why figures answered beside others are withheld (a trend's period, a loss experience's year): never the shares found. */
+export interface Withholding {
+  condition: DisclosureCondition;
+  threshold: number;
+}
+
+/**
+ * The condition the first of `sets` to break the rule breaks, in their order, or
+ * undefined. An empty set of programs breaks min_companies whatever the threshold:
+ * there is nothing to disclose. A set whose contributors were not counted fails
+ * closed: an engine that did not count would answer unprotected.
+ */
+export function firstWithholding(
+  rule: DisclosureRule,
+  programCount: number,
+  sets: readonly { figure: FigureName; contributors: Contributors | undefined }[],
+  what: string,
+): Withholding | undefined {
+  if (rule.kind === "none") return undefined;
+  if (programCount === 0) return { condition: "min_companies", threshold: rule.minCompanies };
+  for (const { figure, contributors } of sets) {
+    if (!contributors) throw new Error(`the peer engine did not count the contributors of ${what}`);
+    const refusal = disclosureRefusal(rule, figure, contributors);
+    if (refusal) return { condition: refusal.condition, threshold: refusal.threshold };
+  }
+  return undefined;
+}
+
 const WIDEN = "widen the NAICS codes, the exposure range or the window";
 
 /**

@@ -1,4 +1,4 @@
-import { Decimal, roundHalfAwayFromZero, toNumber } from "./decimal.js";
+import { Decimal, roundHalfAwayFromZero, sumOf, toNumber } from "./decimal.js";
 import type { LossCases } from "./peer-statistics.js";
 
 export interface LimitAdequacyFigures {
@@ -34,17 +34,4 @@ export function limitAdequacyFigures(
     maxLoss: total === 0 ? 0 : cases.amounts[total - 1]!,
     averageLoss: BigInt(ratio(sumOf(cases.amounts)).toFixed(0)),
   };
-}
-
-/**
- * The exact sum of whole numbers >= 0. Partial sums only grow, so when the float sum
- * ends at or below 2^53 - 1 every step was exact; otherwise it is summed again in BigInt.
- */
-export function sumOf(amounts: ArrayLike<number>): Decimal {
-  let sum = 0;
-  for (let i = 0; i < amounts.length; i++) sum += amounts[i]!;
-  if (sum <= Number.MAX_SAFE_INTEGER) return new Decimal(sum);
-  let exact = 0n;
-  for (let i = 0; i < amounts.length; i++) exact += BigInt(amounts[i]!);
-  return new Decimal(exact.toString());
 }

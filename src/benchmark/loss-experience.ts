@@ -1,17 +1,11 @@
 import { Decimal, roundHalfAwayFromZero, toNumber } from "./decimal.js";
-import { disclosureRefusal, type DisclosureCondition, type DisclosureRule } from "./disclosure-rule.js";
+import { firstWithholding, type DisclosureRule, type Withholding } from "./disclosure-rule.js";
 import type {
   LossExperienceFigures,
   LossExperienceSpan,
   LossExperienceStatistics,
   PaidLossStatistics,
 } from "./loss-experience-statistics.js";
-
-/** Why program figures are withheld: the condition and its threshold, never the shares found. */
-export interface WithheldFigures {
-  condition: DisclosureCondition;
-  threshold: number;
-}
 
 /** The paid losses' severity as answered: quartiles and mean rounded to cents, the largest in whole dollars. */
 export interface AnsweredSeverity {
@@ -42,7 +36,7 @@ export interface LossExperienceFiguresAnswer {
   frequencyPer100?: number;
   severity?: AnsweredSeverity;
   exceeding: AnsweredExceeding[];
-  withheld?: WithheldFigures;
+  withheld?: Withholding;
 }
 
 export interface LossExperienceAnswer {
@@ -74,23 +68,16 @@ export function lossExperienceAnswer(
   };
 }
 
-/**
- * The condition the programs break (section 12), or undefined. An empty set breaks
- * min_companies whatever the threshold: there is nothing to disclose.
- */
-function withheldOf(rule: DisclosureRule, figures: LossExperienceFigures): WithheldFigures | undefined {
-  if (rule.kind === "none") return undefined;
-  if (figures.programCount === 0) return { condition: "min_companies", threshold: rule.minCompanies };
-  // Fail closed: an engine that did not count would answer unprotected.
-  if (!figures.contributors) throw new Error("the peer engine did not count the contributors of a loss experience");
-  const refusal = disclosureRefusal(rule, "programs", figures.contributors);
-  return refusal && { condition: refusal.condition, threshold: refusal.threshold };
+/** The condition the programs break (section 12), or undefined. */
+function withheldOf(rule: DisclosureRule, figures: LossExperienceFigures): Withholding | undefined {
+  const sets = [{ figure: "programs" as const, contributors: figures.contributors }];
+  return firstWithholding(rule, figures.programCount, sets, "a loss experience");
 }
 
 function figuresAnswer(
   { programCount, lossCount, paid, exceeding }: LossExperienceFigures,
   limits: readonly Decimal[],
-  withheld: WithheldFigures | undefined,
+  withheld: Withholding | undefined,
 ): LossExperienceFiguresAnswer {
   const answer: LossExperienceFiguresAnswer = {
     lossCount,

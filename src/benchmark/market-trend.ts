@@ -1,10 +1,5 @@
 import { Decimal, roundHalfAwayFromZero, toNumber } from "./decimal.js";
-import {
-  disclosureRefusal,
-  type DisclosureCondition,
-  type DisclosureRule,
-  type FigureName,
-} from "./disclosure-rule.js";
+import { firstWithholding, type DisclosureRule, type FigureName, type Withholding } from "./disclosure-rule.js";
 import type { TimeWindow } from "./time-window.js";
 import { TREND_AMOUNTS, type PeriodStatistics, type QuartileStatistics, type TrendAmount } from "./trend-statistics.js";
 
@@ -28,7 +23,7 @@ export interface TrendPeriodAnswer {
     /** Undefined (null) where section 13 says so. */
     changes: Record<"limit" | "premium" | "rpm", number | undefined>;
   };
-  withheld?: { condition: DisclosureCondition; threshold: number };
+  withheld?: Withholding;
 }
 
 /** Each set of a period in the order the rule checks them (section 13), with its words in a refusal. */
@@ -73,21 +68,10 @@ export function trendAnswer(
   });
 }
 
-/**
- * The first set of the period that breaks the rule (section 12's conditions, section
- * 13's order of sets), or undefined. An empty period breaks min_companies whatever
- * the threshold: there is nothing to disclose.
- */
-function withheldOf(rule: DisclosureRule, period: PeriodStatistics): TrendPeriodAnswer["withheld"] {
-  if (rule.kind === "none") return undefined;
-  if (period.programCount === 0) return { condition: "min_companies", threshold: rule.minCompanies };
-  // Fail closed: an engine that did not count would answer unprotected.
-  if (!period.contributors) throw new Error("the peer engine did not count the contributors of a trend period");
-  for (const { set, figure } of SETS) {
-    const refusal = disclosureRefusal(rule, figure, period.contributors[set]);
-    if (refusal) return { condition: refusal.condition, threshold: refusal.threshold };
-  }
-  return undefined;
+/** The first set of the period that breaks the rule (section 12's conditions, section 13's order of sets), or undefined. */
+function withheldOf(rule: DisclosureRule, period: PeriodStatistics): Withholding | undefined {
+  const sets = SETS.map(({ set, figure }) => ({ figure, contributors: period.contributors?.[set] }));
+  return firstWithholding(rule, period.programCount, sets, "a trend period");
 }
 
 function answered({ count, firstQuartile, median, thirdQuartile }: QuartileStatistics): AnsweredQuartiles {

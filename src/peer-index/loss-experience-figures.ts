@@ -1,5 +1,4 @@
-import { Decimal } from "../benchmark/decimal.js";
-import { sumOf } from "../benchmark/limit-adequacy.js";
+import { Decimal, sumOf } from "../benchmark/decimal.js";
 import type {
   LossExperienceFigures,
   LossExperienceSpan,
@@ -27,8 +26,9 @@ const NOT_MATCHED = 0xff;
  * rows of the span's loss years (`rows[0..count)`). Each paid row's year is noted at its
  * rank; reading the coverage's paid ranks in order then gives every year's paid amounts
  * ascending, and all of them: O(matched + coverage). The amounts are laid out in scratch
- * space, each year's after the year before's, then all of them: no array is made per
- * call (the garbage of 750 KiB a call, at Advisen scale, took a millisecond a call).
+ * space, each year's after the year before's, then all of them: no array as long as
+ * the amounts is made per call (the garbage of 750 KiB a call, at Advisen scale, took a
+ * millisecond a call).
  */
 export function lossFiguresByYear(
   losses: LossColumns,
@@ -39,6 +39,8 @@ export function lossFiguresByYear(
 ): { years: LossFigures[]; total: LossFigures } {
   const { year, rank, caseAmount } = losses;
   const yearCount = span.last - span.first + 1;
+  // A year is noted in a byte, NOT_MATCHED apart (the inputs allow 20).
+  if (yearCount >= NOT_MATCHED) throw new RangeError(`${yearCount} years: at most ${NOT_MATCHED - 1} are noted`);
   const size = coverage.end - coverage.start;
   // Cases are in amount order, the $0 ones first: a loss is paid when its rank is past them.
   const firstPaid = firstPaidRank(caseAmount, coverage);

@@ -6,7 +6,8 @@
 // (asked here, independently). Other limits typed are kept in the link (another browser
 // opens them, back returns to the last ones) and change the counts above them; the years
 // switch is in the link. Under DISCLOSURE_RULE=standard withheld years are gaps with their
-// reason, never zeros, and their losses stay.
+// reason, never zeros, and their losses stay. A group with no program in its window still
+// shows its years.
 import t, { type Test } from "tap";
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
@@ -427,5 +428,55 @@ t.test("standard rule: withheld years are gaps with their reason, never zeros; t
     problems.filter((p) => !/status of 400/.test(p)),
     [],
     "no page errors, nothing the policy blocks",
+  );
+});
+
+t.test("an empty window: the group's years of programs and losses still show, below the empty group", async (t) => {
+  const paths = consolePaths();
+  await ensureConsoleBuilt(paths);
+  // The data ends today; the service's as-of date is two years and more on. No group then has a
+  // program in the 24-month window, yet the last 5 calendar years still hold the data's last 3.
+  const year = new Date().getUTCFullYear();
+  const stack = await startConsoleStack(t, paths.outDir, { data: DATA, asOf: `${year + 3}-01-15` });
+  const lossesOf = await apiOf(t, stack);
+  const browser = await startBrowser(t);
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const problems = watchProblems(page);
+  const [sector] = (await stack
+    .knex("programs as p")
+    .join("companies as c", "c.company_id", "p.company_id")
+    .whereNotNull("c.naics2")
+    .whereNotNull("c.revenues")
+    .groupBy("c.naics2", "p.coverage_id")
+    .orderByRaw("count(*) desc, c.naics2, p.coverage_id")
+    .limit(1)
+    .select("c.naics2", "p.coverage_id")) as { naics2: number; coverage_id: number }[];
+  const group = new URLSearchParams({
+    naics: String(sector!.naics2),
+    coverageId: String(sector!.coverage_id),
+    exposureRangeLow: "0",
+    exposureRangeHigh: "1000000000000",
+    limit: CLIENT_PROGRAM.Limit,
+  });
+  await openSignedIn(page, `${stack.base}/console/?${group}`, t);
+  await page.getByTestId("empty-group").waitFor({ timeout: 30_000 });
+  await waitForFigures(page);
+
+  const api = await lossesOf(page);
+  t.ok(
+    api.total.programCount! > 0 && api.total.lossCount > 0,
+    `the API answers years of programs (${api.total.programCount}) and losses (${api.total.lossCount}) for it`,
+  );
+  await checkTable(t, page, api, ["$5M (the client's limit)"], "an empty window");
+  const order = await page
+    .locator('[data-testid="empty-group"], [data-testid="loss-experience-figure"]')
+    .evaluateAll((elements) => elements.map((e) => (e as unknown as { dataset: { testid: string } }).dataset.testid));
+  t.same(order, ["empty-group", "loss-experience-figure"], "the panel below the empty group's message");
+  t.equal(await page.getByTestId("trend-figure").count(), 0, "the trend, which reads the newest period, is left out");
+  t.equal(await page.getByTestId("limit-figure").count(), 0, "and so are the window's figures");
+  t.same(
+    problems.filter((p) => !/status of 4\d\d/.test(p)),
+    [],
+    "no page errors",
   );
 });

@@ -119,67 +119,72 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
         </div>
       ) : null}
       {refusals.length > 0 && !empty ? <RefusalExplanation refusals={refusals}>{offer}</RefusalExplanation> : null}
-      {empty ? null : (
-        <div class="figures">
-          <DistributionFigure
-            kind="limit"
-            distribution={a?.limitDistribution ?? null}
-            clientAmount={assessed.limit}
-            counts={counts}
-            loading={assessment.loading}
-            problem={assessment.problem}
-            withheld={withheld.limit}
-            context={context}
-          />
-          <DistributionFigure
-            kind="premium"
-            distribution={a?.premiumDistribution ?? null}
-            clientAmount={assessed.premium}
-            counts={counts}
-            loading={assessment.loading}
-            problem={assessment.problem}
-            withheld={withheld.premium}
-            context={context}
-          />
-          <DistributionFigure
-            kind="retention"
-            distribution={a?.retentionDistribution ?? null}
-            clientAmount={assessed.retention}
-            counts={counts}
-            loading={assessment.loading}
-            problem={assessment.problem}
-            withheld={withheld.retention}
-            context={context}
-          />
-          <RpmFigure
-            rpm={rpm.answer?.data ?? null}
-            hasClient={Number(rpmGroup.limit) > 0 && rpmGroup.premium !== ""}
-            counts={counts}
-            loading={rpm.loading}
-            problem={rpm.problem}
-            withheld={withheld.rpm}
-            context={context}
-          />
-          <LimitAdequacyFigure
-            adequacy={adequacy.answer?.data ?? null}
-            hasClient={adequacyGroup.limit !== ""}
-            counts={adequacyCounts}
-            loading={adequacy.loading}
-            problem={adequacy.problem}
-            withheld={withheld.adequacy}
-            context={context}
-          />
-          <LossExperienceFigure
-            asked={losses.answer?.data ?? null}
-            years={group.years}
-            onYears={(years) => update({ years })}
-            otherLimits={group.otherLimits}
-            onOtherLimits={(otherLimits) => update({ otherLimits })}
-            thinPrograms={thinGroupPrograms}
-            loading={losses.loading}
-            problem={losses.problem}
-            context={context}
-          />
+      {/* The loss experience rests on calendar years, not the window (SEMANTICS.md 15): an empty window may still have years of programs and losses. The trend is still left out: its headline reads the newest period, empty then ("rests on 0 programs"). */}
+      <div class="figures">
+        {empty ? null : (
+          <>
+            <DistributionFigure
+              kind="limit"
+              distribution={a?.limitDistribution ?? null}
+              clientAmount={assessed.limit}
+              counts={counts}
+              loading={assessment.loading}
+              problem={assessment.problem}
+              withheld={withheld.limit}
+              context={context}
+            />
+            <DistributionFigure
+              kind="premium"
+              distribution={a?.premiumDistribution ?? null}
+              clientAmount={assessed.premium}
+              counts={counts}
+              loading={assessment.loading}
+              problem={assessment.problem}
+              withheld={withheld.premium}
+              context={context}
+            />
+            <DistributionFigure
+              kind="retention"
+              distribution={a?.retentionDistribution ?? null}
+              clientAmount={assessed.retention}
+              counts={counts}
+              loading={assessment.loading}
+              problem={assessment.problem}
+              withheld={withheld.retention}
+              context={context}
+            />
+            <RpmFigure
+              rpm={rpm.answer?.data ?? null}
+              hasClient={Number(rpmGroup.limit) > 0 && rpmGroup.premium !== ""}
+              counts={counts}
+              loading={rpm.loading}
+              problem={rpm.problem}
+              withheld={withheld.rpm}
+              context={context}
+            />
+            <LimitAdequacyFigure
+              adequacy={adequacy.answer?.data ?? null}
+              hasClient={adequacyGroup.limit !== ""}
+              counts={adequacyCounts}
+              loading={adequacy.loading}
+              problem={adequacy.problem}
+              withheld={withheld.adequacy}
+              context={context}
+            />
+          </>
+        )}
+        <LossExperienceFigure
+          asked={losses.answer?.data ?? null}
+          years={group.years}
+          onYears={(years) => update({ years })}
+          otherLimits={group.otherLimits}
+          onOtherLimits={(otherLimits) => update({ otherLimits })}
+          thinPrograms={thinGroupPrograms}
+          loading={losses.loading}
+          problem={losses.problem}
+          context={context}
+        />
+        {empty ? null : (
           <TrendFigure
             thinPrograms={thinGroupPrograms}
             trend={trend.answer?.data ?? null}
@@ -189,8 +194,8 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
             problem={trend.problem}
             context={context}
           />
-        </div>
-      )}
+        )}
+      </div>
       <ReportFooter context={context} />
     </div>
   );

@@ -6,8 +6,8 @@
 // (asked here, independently). Other limits typed are kept in the link (another browser
 // opens them, back returns to the last ones) and change the counts above them; the years
 // switch is in the link. Under DISCLOSURE_RULE=standard withheld years are gaps with their
-// reason, never zeros, and their losses stay. A group with no program in its window still
-// shows its years.
+// reason, never zeros, and their losses stay; a total withheld for the years' sake says so,
+// not their condition. A group with no program in its window still shows its years.
 import t, { type Test } from "tap";
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
@@ -33,6 +33,7 @@ import {
   expectedLossCells,
   shownLimitHeadings,
   shownLossRows,
+  totalWithheldWords,
   type ApiLossExperience,
   withheldReason,
 } from "./helpers/loss-table.js";
@@ -100,7 +101,10 @@ async function checkTable(t: Test, page: Page, api: ApiLossExperience, limitName
   );
   t.same(
     shown.map((row) => row.cells),
-    [...api.years.map((f) => expectedLossCells(f, THIN_PROGRAMS)), expectedLossCells(api.total, THIN_PROGRAMS, true)],
+    [
+      ...api.years.map((f) => expectedLossCells(f, THIN_PROGRAMS)),
+      expectedLossCells(api.total, THIN_PROGRAMS, true, totalWithheldWords(api)),
+    ],
     `${what}: every cell is the API's`,
     panel,
   );
@@ -298,7 +302,12 @@ t.test("every cell, the other limits in the link, the years, the CSV and the pri
   const lines = raw.split("\n");
   t.ok(raw.includes("Loss experience"), "the report has the panel");
   for (const [label, f] of [...api.years.map((y) => [String(y.year), y] as const), ["All years", api.total] as const]) {
-    const cells = expectedLossCells(f, THIN_PROGRAMS, f === api.total);
+    const cells = expectedLossCells(
+      f,
+      THIN_PROGRAMS,
+      f === api.total,
+      f === api.total ? totalWithheldWords(api) : null,
+    );
     const printed = [
       f.withheld ? "Withheld:" : null,
       // The star is printed; the words a screen reader hears instead are not.
@@ -411,10 +420,25 @@ t.test("standard rule: withheld years are gaps with their reason, never zeros; t
     );
   }
   t.equal(api.total.programCount, null, "a year withheld: the total's programs are withheld too (SEMANTICS.md 15)");
+  // Withheld with a year, the total says why: its own condition only when the years together break the rule.
+  const words = totalWithheldWords(api)!;
+  const oldest = withheld[0]!.withheld!;
+  const repeats =
+    oldest.condition === api.total.withheld!.condition && oldest.threshold === api.total.withheld!.threshold;
+  t.ok(
+    (await textOf(page, "loss-experience-sentence")).includes(
+      `the programs are withheld (${words}), so no rate per 100 programs`,
+    ),
+    `the headline says why (${words}), and gives no rate`,
+  );
   t.match(
-    await textOf(page, "loss-experience-sentence"),
-    new RegExp(`the programs are withheld \\(${withheldReason(api.total.withheld!)}\\), so no rate per 100 programs`),
-    "the headline says so, and gives no rate",
+    await textOf(page, "loss-experience-figure"),
+    repeats
+      ? /the programs of \d+ of the years are withheld, and so are the total's, which would reveal them/
+      : new RegExp(
+          `all the years' programs together break the rule \\(${withheldReason(api.total.withheld!)}\\), and those of ${withheld.length} of the years do too\\.`,
+        ),
+    "and so does the counts' note",
   );
 
   const csv = await downloadCsv(t, page);

@@ -13,9 +13,11 @@ import {
   isThin,
   limitColumns,
   lossExperienceCsvRows,
+  programsText,
   yearsSpan,
   zeroLosses,
 } from "../../src/console/web/src/figures/loss-experience-rows.js";
+import { totalWithheldText, totalWithholding } from "../../src/console/web/src/figures/loss-experience-withheld.js";
 import { lossExperienceAsk } from "../../src/console/web/src/results/loss-experience-ask.js";
 import {
   DEFAULT_LOSS_YEARS,
@@ -111,6 +113,9 @@ t.test("cells: $0 losses apart, a dash without programs, few programs marked", a
   t.equal(zeroLosses(figures()), 2);
   t.equal(frequencyText(figures({ frequencyPer100: 1234.5 })), "1,234.5");
   t.equal(frequencyText(figures({ frequencyPer100: null })), "–");
+  t.equal(programsText(figures({ programCount: 1234 })), "1,234");
+  t.equal(programsText(figures({ programCount: 0 })), "0");
+  t.equal(programsText(figures({ programCount: null, withheld: null })), "–", "a null count is unknown, never 0");
   t.equal(yearsSpan({ fromYear: 2021, toYear: 2025 }), "2021–2025");
   t.ok(isThin(figures({ programCount: 4 }), 5), "4 programs, fewer than 5: marked");
   t.notOk(isThin(figures({ programCount: 5 }), 5));
@@ -123,26 +128,80 @@ t.test("the headline: how often, how large (paid only), how many above each limi
   const columns = limitColumns(EXPERIENCE, { limits: ["5000000", "10000000"], clientLimit: true });
   const total = { ...EXPERIENCE.total, ...figures() };
   t.equal(
-    lossExperienceHeadline(total, columns),
-    "2024–2025: 25 losses per 100 programs (10 losses on 40 programs). 8 paid (2 more closed at $0): median $250,000.50, average $2,333,333.33, largest $12,000,000. Above the client's limit of $5,000,000: 2 of the 8 paid losses (25%); above $10,000,000: 1 (12.5%).",
+    lossExperienceHeadline(total, columns, null),
+    "2024–2025: 25 losses per 100 programs (10 losses on 40 programs). 8 paid (2 more closed at $0): median $250,001, average $2,333,333, largest $12,000,000. Above the client's limit of $5,000,000: 2 of the 8 paid losses (25%); above $10,000,000: 1 (12.5%).",
   );
   t.equal(
-    lossExperienceHeadline(EXPERIENCE.total, columns).split(". ")[0],
+    lossExperienceHeadline(EXPERIENCE.total, columns, "fewer than 5 companies").split(". ")[0],
     "2024–2025: 10 losses; the programs are withheld (fewer than 5 companies), so no rate per 100 programs",
     "withheld programs are said to be withheld, not read as none",
   );
-  t.equal(
-    lossExperienceHeadline({ ...total, programCount: 0, frequencyPer100: null, exceeding: [] }, []),
-    "2024–2025: 10 losses, and no program effective in these years to rate them by. 8 paid (2 more closed at $0): median $250,000.50, average $2,333,333.33, largest $12,000,000.",
+  t.match(
+    lossExperienceHeadline(total, columns, null),
+    /median \$250,001, average \$2,333,333,/,
+    "the amounts to the dollar, as the table beside it shows them",
   );
   t.equal(
-    lossExperienceHeadline({ ...total, paidLossCount: 0, severity: null }, columns),
+    lossExperienceHeadline({ ...total, programCount: 0, frequencyPer100: null, exceeding: [] }, [], null),
+    "2024–2025: 10 losses, and no program effective in these years to rate them by. 8 paid (2 more closed at $0): median $250,001, average $2,333,333, largest $12,000,000.",
+  );
+  t.equal(
+    lossExperienceHeadline({ ...total, paidLossCount: 0, severity: null }, columns, null),
     "2024–2025: 25 losses per 100 programs (10 losses on 40 programs). None was paid: all 10 were closed at $0.",
     "no severity and no share above a limit without a paid loss",
   );
   t.equal(
-    lossExperienceHeadline({ ...total, fromYear: 2025, lossCount: 0, paidLossCount: 0, frequencyPer100: 0 }, columns),
+    lossExperienceHeadline(
+      { ...total, fromYear: 2025, lossCount: 0, paidLossCount: 0, frequencyPer100: 0 },
+      columns,
+      null,
+    ),
     "2025: 0 losses per 100 programs (0 losses on 40 programs).",
+  );
+});
+
+t.test("the total's withheld programs: why, not the years' condition read as the group's", async (t) => {
+  const few = { condition: "min_companies", threshold: 5 };
+  const share = { condition: "max_top2_share", threshold: 85 };
+  const withheldYear = (year: number, withheld = few) => ({
+    year,
+    ...figures({ programCount: null, frequencyPer100: null, withheld }),
+  });
+  const passingYear = (year: number) => ({ year, ...figures() });
+  const experience = (years: LossExperience["years"], withheld: typeof few | null): LossExperience => ({
+    years,
+    total: {
+      fromYear: years[0]!.year,
+      toYear: years.at(-1)!.year,
+      ...figures(withheld ? { programCount: null, frequencyPer100: null, withheld } : {}),
+    },
+  });
+  const reveal = "the total would reveal the withheld years' counts";
+
+  t.equal(totalWithholding(experience([passingYear(2024), passingYear(2025)], null)), null, "not withheld");
+  // A year passing min_companies alone: all the years together have as many companies, so only the year withholds the total.
+  const years = totalWithholding(experience([withheldYear(2024), passingYear(2025)], few))!;
+  t.same(years, { kind: "years", reason: "fewer than 5 companies", withheldYears: 1 });
+  t.equal(totalWithheldText(years), reveal, "said why, not 'fewer than 5 companies'");
+  const own = totalWithholding(experience([passingYear(2024), passingYear(2025)], share))!;
+  t.equal(own.kind, "own", "no year withheld: the years together break the rule");
+  t.equal(totalWithheldText(own), "two companies hold over 85%", "its condition, in words");
+  t.equal(
+    totalWithholding(experience([withheldYear(2024), withheldYear(2025, share)], share))!.kind,
+    "own",
+    "another condition than the oldest withheld year's: its own",
+  );
+  const either = totalWithholding(experience([withheldYear(2024), withheldYear(2025)], few))!;
+  t.equal(either.kind, "either", "every year withheld: all of them together may have fewer than 5 companies too");
+  t.equal(totalWithheldText(either), `${reveal}, and may itself break the rule: fewer than 5 companies`);
+  t.equal(
+    totalWithholding(experience([withheldYear(2024, share), passingYear(2025)], share))!.kind,
+    "either",
+    "a share condition: a year passing tells nothing of the years together",
+  );
+  t.equal(
+    lossExperienceHeadline(EXPERIENCE.total, [], totalWithheldText(years)).split(". ")[0],
+    `2024–2025: 10 losses; the programs are withheld (${reveal}), so no rate per 100 programs`,
   );
 });
 

@@ -70,17 +70,43 @@ export const withheldReason = (withheld: { condition: string; threshold: number 
   REASONS[withheld.condition]!(withheld.threshold);
 
 /**
+ * Why the total's programs are withheld, as the console must word it (SEMANTICS.md 15): its
+ * condition when the years together break the rule (no year withheld, or another condition
+ * than the oldest withheld year's); else that it would reveal the withheld years' counts,
+ * alone when it repeats a year's min_companies while another year passes (that year alone
+ * has the companies), with the condition as a possibility otherwise.
+ */
+export function totalWithheldWords(api: ApiLossExperience): string | null {
+  const own = api.total.withheld;
+  if (!own) return null;
+  const withheld = api.years.filter((y) => y.withheld);
+  const oldest = withheld[0]?.withheld;
+  if (!oldest || oldest.condition !== own.condition || oldest.threshold !== own.threshold) return withheldReason(own);
+  const reveal = "the total would reveal the withheld years' counts";
+  return own.condition === "min_companies" && withheld.length < api.years.length
+    ? reveal
+    : `${reveal}, and may itself break the rule: ${withheldReason(own)}`;
+}
+
+/**
  * What a row must show for the API's figures, cell by cell: a withheld year's programs and
  * rate replaced by the reason, its losses kept; $0 losses apart from the paid ones; a year
  * on fewer programs than `thin` marked beside its programs; the share above each limit
- * in the `total` row only.
+ * in the `total` row only; a program count the API leaves null a dash, never 0.
  */
-export function expectedLossCells(f: ApiLossFigures, thin: number, total = false): Record<string, string> {
+export function expectedLossCells(
+  f: ApiLossFigures,
+  thin: number,
+  total = false,
+  /** The total's withheld words (totalWithheldWords), in place of its condition's. */
+  withheldWords?: string | null,
+): Record<string, string> {
   const cells: Record<string, string> = {};
-  if (f.withheld) cells["losses-withheld"] = `Withheld: ${withheldReason(f.withheld)}`;
+  if (f.withheld) cells["losses-withheld"] = `Withheld: ${withheldWords ?? withheldReason(f.withheld)}`;
   else {
     const few = f.programCount! > 0 && f.programCount! < thin;
-    cells["losses-programs"] = `${count(f.programCount!)}${few ? "* (few programs)" : ""}`;
+    cells["losses-programs"] =
+      `${f.programCount === null ? "–" : count(f.programCount)}${few ? "* (few programs)" : ""}`;
     if (few) cells["losses-thin"] = "* (few programs)";
     cells["losses-frequency"] =
       f.frequencyPer100 === null ? "–" : f.frequencyPer100.toLocaleString("en-US", { maximumFractionDigits: 2 });

@@ -7,6 +7,7 @@ import { FigurePanel } from "./figure-panel.js";
 import { lossExperienceHeadline } from "./loss-experience-headline.js";
 import { isThin, limitColumns, lossExperienceCsvRows, yearsSpan, yearsText } from "./loss-experience-rows.js";
 import { LossExperienceTable } from "./loss-experience-table.js";
+import { totalWithheldText, totalWithholding, type TotalWithholding } from "./loss-experience-withheld.js";
 import { OtherLimitsFields } from "./other-limits-fields.js";
 import { YearsSwitch } from "./years-switch.js";
 
@@ -24,6 +25,25 @@ interface LossExperienceFigureProps {
 }
 
 const TITLE = "Loss experience";
+
+/**
+ * The counts' note on withheld total programs. A year withheld withholds the total's too
+ * (SEMANTICS.md 15: no count by subtraction), said so it is not read as a refusal of the
+ * group; when the years together break the rule, that is said instead.
+ */
+function withheldNote(withholding: TotalWithholding | null): string {
+  const n = withholding?.withheldYears ?? 0;
+  if (!withholding || n === 0) return "; their programs are withheld.";
+  const years = `the programs of ${n} of the years are withheld, and so are the total's, which would reveal them`;
+  switch (withholding.kind) {
+    case "own":
+      return `; all the years' programs together break the rule (${withholding.reason}), and those of ${n} of the years do too.`;
+    case "years":
+      return `; ${years}.`;
+    case "either":
+      return `; ${years} and may themselves break the rule (${withholding.reason}).`;
+  }
+}
 
 /**
  * How often the peers had a loss, year by year, how large the paid ones were, and how many
@@ -59,15 +79,10 @@ export function LossExperienceFigure({
         : [],
     [asked, context],
   );
-  const withheldYears = experience?.years.filter((y) => y.withheld).length ?? 0;
-  // A year withheld withholds the total's programs too (SEMANTICS.md 15: no count by subtraction): said, so it is not read as a refusal of the group.
+  const withholding = experience ? totalWithholding(experience) : null;
   const note = total
     ? `Programs effective and losses dated in ${yearsSpan(total)}, not the window's` +
-      (total.programCount !== null
-        ? "."
-        : withheldYears > 0
-          ? `; the programs of ${withheldYears} of the years are withheld, and so are the total's.`
-          : "; their programs are withheld.")
+      (total.programCount !== null ? "." : withheldNote(withholding))
     : undefined;
   const client = columns.some((c) => c.client);
 
@@ -91,7 +106,9 @@ export function LossExperienceFigure({
           <OtherLimitsFields limits={otherLimits} onChange={onOtherLimits} />
         </div>
       }
-      sentence={total ? lossExperienceHeadline(total, columns) : undefined}
+      sentence={
+        total ? lossExperienceHeadline(total, columns, withholding && totalWithheldText(withholding)) : undefined
+      }
       clientNote={client ? context.amountsNote || undefined : undefined}
       csv={asked ? { filename: csvFilename(`loss-experience-${asked.experience.years.length}y`, context), rows } : null}
       numbers={

@@ -1,7 +1,7 @@
 import type { LossExperience, LossExperienceFigures, LossExperienceTotal } from "../api/types.js";
 import type { CsvRows } from "../export/csv.js";
 import type { LossExperienceAsk } from "../results/loss-experience-ask.js";
-import { money } from "./format.js";
+import { count, money } from "./format.js";
 import { withheldReason } from "./trend-rows.js";
 
 /** A limit the answer counts paid losses above, and whether it is the client's. */
@@ -22,6 +22,10 @@ export function limitColumns(experience: LossExperience, ask: LossExperienceAsk)
 
 /** Losses closed without payment: counted as losses (a claim made is a claim), never in the severity. */
 export const zeroLosses = (figures: LossExperienceFigures) => figures.lossCount - figures.paidLossCount;
+
+/** A program count; a dash, never 0, when there is none to show (a null is unknown, not none). */
+export const programsText = (figures: LossExperienceFigures) =>
+  figures.programCount === null ? "–" : count(figures.programCount);
 
 /** Losses per 100 programs as the API rounded them; a dash without programs (a withheld year says so apart). */
 export const frequencyText = (figures: LossExperienceFigures) =>

@@ -1,6 +1,7 @@
 import type { LossExperience, LossExperienceFigures } from "../api/types.js";
 import { count, dollarsOrDash, shortMoney } from "./format.js";
-import { frequencyText, isThin, zeroLosses, type LimitColumn } from "./loss-experience-rows.js";
+import { frequencyText, isThin, programsText, zeroLosses, type LimitColumn } from "./loss-experience-rows.js";
+import { totalWithheldText, totalWithholding } from "./loss-experience-withheld.js";
 import { withheldReason } from "./trend-rows.js";
 
 interface LossExperienceTableProps {
@@ -21,24 +22,27 @@ function FigureCells({
   columns,
   thin,
   shares,
+  withheld,
 }: {
   figures: LossExperienceFigures;
   columns: readonly LimitColumn[];
   thin: boolean;
   /** The share of the paid losses above each limit: the total's (a year's few losses make shares of 50% and 100%; the CSV has them). */
   shares: boolean;
+  /** Why the programs are withheld, when they are: the total's own words (loss-experience-withheld.ts). */
+  withheld?: string | undefined;
 }) {
   const severity = figures.severity;
   return (
     <>
       {figures.withheld ? (
         <td colSpan={2} class="withheld-cell" data-testid="losses-withheld">
-          Withheld: {withheldReason(figures.withheld)}
+          Withheld: {withheld ?? withheldReason(figures.withheld)}
         </td>
       ) : (
         <>
           <td data-testid="losses-programs">
-            {count(figures.programCount ?? 0)}
+            {programsText(figures)}
             {thin ? (
               // A star, so the column stays narrow; a screen reader hears the words (the note below says them).
               <span class="thin-mark" data-testid="losses-thin">
@@ -86,6 +90,7 @@ function FigureCells({
  */
 export function LossExperienceTable({ experience, columns, thinPrograms }: LossExperienceTableProps) {
   const { years, total } = experience;
+  const withholding = totalWithholding(experience);
   return (
     <table class="loss-table">
       <caption class="visually-hidden">Loss experience by year, oldest first, and all the years</caption>
@@ -164,7 +169,13 @@ export function LossExperienceTable({ experience, columns, thinPrograms }: LossE
           <th scope="row" class="total-heading">
             All years
           </th>
-          <FigureCells figures={total} columns={columns} thin={isThin(total, thinPrograms)} shares />
+          <FigureCells
+            figures={total}
+            columns={columns}
+            thin={isThin(total, thinPrograms)}
+            shares
+            withheld={withholding ? totalWithheldText(withholding) : undefined}
+          />
         </tr>
       </tfoot>
     </table>

@@ -26,7 +26,11 @@ export function toCents(text: string): Decimal {
   return cents.isZero() ? new Decimal(0) : cents;
 }
 
-/** A decimal as the JSON number of an answer (exact: at most 15 significant digits here). */
+/**
+ * A decimal as the JSON number of an answer: exact up to 15 significant digits, which
+ * figures computed from the data stay within; an amount echoed as the caller sent it (a
+ * loss experience's limit) may have more, and is then the nearest double.
+ */
 export function toNumber(value: Decimal): number {
   return Number(value.toString());
 }

@@ -206,7 +206,7 @@ export function createApp({
         LossDetailsService,
         withKeptAnswers(
           LossDetailsService,
-          createLossDetailsService(knex, peerEngine, asOfDate, disclosureGuard),
+          createLossDetailsService(knex, peerEngine, asOfDate, disclosureGuard, disclosure),
           answerCache,
         ),
       );

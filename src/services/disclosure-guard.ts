@@ -24,8 +24,6 @@ export type SuggestWider = (group: RefusedGroup) => Promise<PeerGroupSuggestion 
 
 /** Applies the disclosure rule to the figures a service is about to answer. */
 export interface DisclosureGuard {
-  /** The rule itself, for answers that withhold parts instead of refusing the call (SEMANTICS.md section 15). */
-  readonly rule: DisclosureRule;
   /**
    * Refuses the call (`failed_precondition`, the condition in a DisclosureRefusal
    * detail, with the best suggestion for `group` when one qualifies: issue 30) when the
@@ -49,7 +47,6 @@ export function createDisclosureGuard(
 ): DisclosureGuard {
   const refusals = new Map<DisclosureCondition, number>();
   return {
-    rule,
     refusals: () => refusals,
     async check(ctx, figure, contributors, group) {
       // Under none the engines count nothing: nothing to check, and nothing missing.

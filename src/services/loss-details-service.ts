@@ -5,6 +5,7 @@ import type { LossDetailsService } from "../../gen/commercialpolicybenchmark/v2/
 import { findLossEvent } from "../store/loss-events.js";
 import { assertLookupId, notFound } from "./identifier.js";
 import { tellDatasetVersion } from "../rpc/dataset-version.js";
+import type { DisclosureRule } from "../benchmark/disclosure-rule.js";
 import type { DisclosureGuard } from "./disclosure-guard.js";
 import { limitAdequacy } from "./limit-adequacy.js";
 import { lossExperience } from "./loss-experience.js";
@@ -15,11 +16,13 @@ export function createLossDetailsService(
   engine: PeerEngine,
   asOf: () => string,
   disclosure: DisclosureGuard,
+  /** The rule itself: the loss experience withholds years, never the call. */
+  rule: DisclosureRule,
 ): ServiceImpl<typeof LossDetailsService> {
   return {
     getLimitAdequacy: (req, ctx) => limitAdequacy(engine, asOf(), req, ctx, disclosure),
     postLimitAdequacyData: (req, ctx) => limitAdequacy(engine, asOf(), req, ctx, disclosure),
-    getLossExperience: (req, ctx) => lossExperience(engine, asOf(), req, ctx, disclosure),
+    getLossExperience: (req, ctx) => lossExperience(engine, asOf(), req, ctx, rule),
 
     async getLossDetails(req, ctx) {
       assertLookupId(ctx, "loss event");

@@ -8,6 +8,9 @@ const B = 1_000_000_000;
 
 export type DistributionKind = "limit" | "premium" | "retention";
 
+/** The three distributions, in the order the page shows them. */
+export const DISTRIBUTION_KINDS: readonly DistributionKind[] = ["limit", "premium", "retention"];
+
 export const UPPER_BOUNDS: Record<DistributionKind, number[]> = {
   limit: [
     100 * K,

@@ -1,4 +1,5 @@
 import type { ReferenceData } from "../api/types.js";
+import { DISTRIBUTION_KINDS } from "../figures/bands.js";
 import { DistributionFigure } from "../figures/distribution-figure.js";
 import type { FigureCounts } from "../figures/figure-panel.js";
 import { LimitAdequacyFigure } from "../figures/limit-adequacy-figure.js";
@@ -123,36 +124,19 @@ export function BenchmarkResultsView(props: BenchmarkResultsViewProps) {
       <div class="figures">
         {empty ? null : (
           <>
-            <DistributionFigure
-              kind="limit"
-              distribution={a?.limitDistribution ?? null}
-              clientAmount={assessed.limit}
-              counts={counts}
-              loading={assessment.loading}
-              problem={assessment.problem}
-              withheld={withheld.limit}
-              context={context}
-            />
-            <DistributionFigure
-              kind="premium"
-              distribution={a?.premiumDistribution ?? null}
-              clientAmount={assessed.premium}
-              counts={counts}
-              loading={assessment.loading}
-              problem={assessment.problem}
-              withheld={withheld.premium}
-              context={context}
-            />
-            <DistributionFigure
-              kind="retention"
-              distribution={a?.retentionDistribution ?? null}
-              clientAmount={assessed.retention}
-              counts={counts}
-              loading={assessment.loading}
-              problem={assessment.problem}
-              withheld={withheld.retention}
-              context={context}
-            />
+            {DISTRIBUTION_KINDS.map((kind) => (
+              <DistributionFigure
+                key={kind}
+                kind={kind}
+                distribution={a?.[`${kind}Distribution`] ?? null}
+                clientAmount={assessed[kind]}
+                counts={counts}
+                loading={assessment.loading}
+                problem={assessment.problem}
+                withheld={withheld[kind]}
+                context={context}
+              />
+            ))}
             <RpmFigure
               rpm={rpm.answer?.data ?? null}
               hasClient={Number(rpmGroup.limit) > 0 && rpmGroup.premium !== ""}

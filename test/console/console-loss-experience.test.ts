@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 // The loss experience panel (issue 52, item 4), in Debian's Chromium: for the peer group in
 // the page's URL, every cell of the table (each year's programs, losses per 100 programs,
 // losses, $0 losses apart from the paid ones, the paid losses' quartiles, median, average
@@ -369,22 +370,7 @@ t.test("standard rule: withheld years are gaps with their reason, never zeros; t
   ).newPage();
   const problems = watchProblems(page);
   // A sector's broad group: enough companies in its recent years to pass the rule, none in the years before its programs begin.
-  const [sector] = (await stack
-    .knex("programs as p")
-    .join("companies as c", "c.company_id", "p.company_id")
-    .whereNotNull("c.naics2")
-    .whereNotNull("c.revenues")
-    .groupBy("c.naics2", "p.coverage_id")
-    .orderByRaw("count(*) desc, c.naics2, p.coverage_id")
-    .limit(1)
-    .select("c.naics2", "p.coverage_id")) as { naics2: number; coverage_id: number }[];
-  const group = new URLSearchParams({
-    naics: String(sector!.naics2),
-    coverageId: String(sector!.coverage_id),
-    exposureRangeLow: "0",
-    exposureRangeHigh: "1000000000000",
-    limit: CLIENT_PROGRAM.Limit,
-  });
+  const group = await broadestSectorGroup(stack.knex);
   await openSignedIn(page, `${stack.base}/console/?${group}`, t);
   await waitForFigures(page);
   const five = await lossesOf(page);
@@ -466,22 +452,7 @@ t.test("an empty window: the group's years of programs and losses still show, be
   const browser = await startBrowser(t);
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   const problems = watchProblems(page);
-  const [sector] = (await stack
-    .knex("programs as p")
-    .join("companies as c", "c.company_id", "p.company_id")
-    .whereNotNull("c.naics2")
-    .whereNotNull("c.revenues")
-    .groupBy("c.naics2", "p.coverage_id")
-    .orderByRaw("count(*) desc, c.naics2, p.coverage_id")
-    .limit(1)
-    .select("c.naics2", "p.coverage_id")) as { naics2: number; coverage_id: number }[];
-  const group = new URLSearchParams({
-    naics: String(sector!.naics2),
-    coverageId: String(sector!.coverage_id),
-    exposureRangeLow: "0",
-    exposureRangeHigh: "1000000000000",
-    limit: CLIENT_PROGRAM.Limit,
-  });
+  const group = await broadestSectorGroup(stack.knex);
   await openSignedIn(page, `${stack.base}/console/?${group}`, t);
   await page.getByTestId("empty-group").waitFor({ timeout: 30_000 });
   await waitForFigures(page);
@@ -504,3 +475,22 @@ t.test("an empty window: the group's years of programs and losses still show, be
     "no page errors",
   );
 });
+
+/** The console link of the sector and coverage with the most programs, every exposure, the client's limit. */
+async function broadestSectorGroup(knex: Knex): Promise<URLSearchParams> {
+  const [sector] = (await knex("programs as p")
+    .join("companies as c", "c.company_id", "p.company_id")
+    .whereNotNull("c.naics2")
+    .whereNotNull("c.revenues")
+    .groupBy("c.naics2", "p.coverage_id")
+    .orderByRaw("count(*) desc, c.naics2, p.coverage_id")
+    .limit(1)
+    .select("c.naics2", "p.coverage_id")) as { naics2: number; coverage_id: number }[];
+  return new URLSearchParams({
+    naics: String(sector!.naics2),
+    coverageId: String(sector!.coverage_id),
+    exposureRangeLow: "0",
+    exposureRangeHigh: "1000000000000",
+    limit: CLIENT_PROGRAM.Limit,
+  });
+}

@@ -2,7 +2,7 @@
 // and googleapis-common-protos from the pip registry in a throwaway venv, stubs generated
 // from proto/, every RPC of every service called and compared with REST, a field
 // violation read with googleapis-common-protos alone, a refusal storm under a standard
-// retry policy, and a 1 ms deadline.
+// retry policy, and 1 ms deadlines whose work the server abandons.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
@@ -22,6 +22,8 @@ const VENV = path.join(ROOT, ".cache", `python-grpc-${PACKAGES.join("-").replace
 const PYTHON = path.join(VENV, "bin", "python");
 /** One peer-group call at a time and four waiting: a burst of twenty is mostly refused. */
 const GATE = { concurrency: 1, maxQueue: 4, maxWaitMs: 5_000 };
+/** test/other-languages/python/client.py's DEADLINE_CALLS. */
+const DEADLINE_CALLS = 10;
 
 /** The venv of the doc's first step; `--retries 0`: an index that cannot be reached is skipped at once. */
 async function pythonWithGrpc(): Promise<string> {
@@ -64,10 +66,12 @@ t.test("a Python client calls every RPC, reads field violations, retries refusal
 
   const { knex } = await createTestDatabase(t);
   await insertAnalyticsFixture(knex);
+  const logLines: { requestId?: string; msg?: string; code?: string; durationMs?: number }[] = [];
   const { server, authorization } = await startAuthenticatedServer(t, knex, {
     asOf: FIXTURE_AS_OF,
     datasetVersion: () => 1,
     admission: GATE,
+    logLines,
   });
   const { stdout } = await run(python, [path.join(ROOT, "test/other-languages/python/client.py")], {
     env: {
@@ -82,11 +86,11 @@ t.test("a Python client calls every RPC, reads field violations, retries refusal
   const report = JSON.parse(stdout) as {
     rpcs: { rpc: string; sameAsRest: boolean }[];
     fieldViolation: { code: string; violations: { field: string; description: string }[] };
-    deadline: string;
+    deadlines: Record<string, number>;
     stormWithoutPolicy: Record<string, number>;
     stormWithPolicy: Record<string, number>;
   };
-  t.equal(report.rpcs.length, 13, "every RPC of the six services");
+  t.equal(report.rpcs.length, 14, "every RPC of the six services");
   for (const { rpc, sameAsRest } of report.rpcs) t.ok(sameAsRest, `${rpc}: the same answer as REST`);
   t.match(
     report.fieldViolation,
@@ -96,7 +100,19 @@ t.test("a Python client calls every RPC, reads field violations, retries refusal
     },
     "google.rpc.BadRequest, decoded without the project's protos",
   );
-  t.equal(report.deadline, "DEADLINE_EXCEEDED", "a 1 ms deadline");
+  t.same(report.deadlines, { DEADLINE_EXCEEDED: DEADLINE_CALLS }, "1 ms deadlines end on the client at once");
+  // The server's side: a call it has not finished within the deadline is abandoned, its
+  // line says so, and its computation never runs (ten at once through a gate of 1 + 4).
+  const deadlineLines = logLines.filter((l) => l.msg === "request" && l.requestId?.startsWith("python-deadline-"));
+  t.ok(deadlineLines.length > 0, "the calls reached the server");
+  for (const line of deadlineLines) {
+    if (line.code === "ok") t.ok(line.durationMs! <= 1, `${line.requestId} answered within its 1 ms`);
+    else t.match(line.code, /^(deadline_exceeded|canceled|unavailable)$/, `${line.requestId}: ${line.code}`);
+  }
+  t.ok(
+    deadlineLines.some((l) => l.code === "deadline_exceeded" || l.code === "canceled"),
+    `abandoned calls among ${JSON.stringify(deadlineLines.map((l) => l.code))}`,
+  );
   t.ok(
     (report.stormWithoutPolicy.UNAVAILABLE ?? 0) > 0,
     `without a retry policy: ${JSON.stringify(report.stormWithoutPolicy)}`,

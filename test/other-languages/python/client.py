@@ -72,6 +72,8 @@ CALLS = [
     (loss_details_pb2_grpc.LossDetailsServiceStub, "PostLimitAdequacyData",
      loss_details_pb2.PostLimitAdequacyDataRequest, {**GROUP, "clientLimit": 5000000},
      ("POST", "/lossdetails/getlimitadequacydata", "limitAdequacy")),
+    (loss_details_pb2_grpc.LossDetailsServiceStub, "GetLossExperience", loss_details_pb2.GetLossExperienceRequest,
+     {**GROUP, "years": 5, "limits": [5000000]}, ("POST", "/lossdetails/getlossexperience", None)),
     (peer_group_pb2_grpc.PeerGroupServiceStub, "SuggestPeerGroups", peer_group_pb2.SuggestPeerGroupsRequest,
      {**GROUP, "minPrograms": 30}, ("POST", "/peergroup/suggestpeergroups", None)),
     (reference_pb2_grpc.ReferenceServiceStub, "GetReferenceData", reference_pb2.GetReferenceDataRequest, {},
@@ -164,14 +166,28 @@ def refusal_storm(options):
         return {code: codes.count(code) for code in set(codes)}
 
 
-def deadline(channel):
-    stub = loss_details_pb2_grpc.LossDetailsServiceStub(channel)
-    request = json_format.ParseDict({**GROUP, "clientLimit": 5000000}, loss_details_pb2.PostLimitAdequacyDataRequest())
-    try:
-        stub.PostLimitAdequacyData(request, metadata=METADATA, timeout=0.001)
-        return "OK"
-    except grpc.RpcError as error:
-        return error.code().name
+DEADLINE_CALLS = 10
+
+
+def deadlines():
+    """Ten concurrent calls with a 1 ms deadline, named by x-request-id so the test finds their log lines."""
+    with grpc.insecure_channel(TARGET) as channel:
+        stub = loss_details_pb2_grpc.LossDetailsServiceStub(channel)
+        request = json_format.ParseDict({**GROUP, "clientLimit": 5000000}, loss_details_pb2.PostLimitAdequacyDataRequest())
+        stub.PostLimitAdequacyData(request, metadata=METADATA, timeout=30)  # connected before the clock starts
+        futures = [
+            stub.PostLimitAdequacyData.future(
+                request, metadata=METADATA + (("x-request-id", f"python-deadline-{i}"),), timeout=0.001)
+            for i in range(DEADLINE_CALLS)
+        ]
+        codes = []
+        for future in futures:
+            try:
+                future.result()
+                codes.append("OK")
+            except grpc.RpcError as error:
+                codes.append(error.code().name)
+        return {code: codes.count(code) for code in set(codes)}
 
 
 def main():
@@ -179,8 +195,8 @@ def main():
         report = {
             "rpcs": every_rpc(channel),
             "fieldViolation": field_violation(channel),
-            "deadline": deadline(channel),
         }
+    report["deadlines"] = deadlines()
     report["stormWithoutPolicy"] = refusal_storm([])
     report["stormWithPolicy"] = refusal_storm([("grpc.service_config", RETRY_POLICY), ("grpc.enable_retries", 1)])
     print(json.dumps(report))

@@ -16,6 +16,10 @@ import { consolePaths, ensureConsoleBuilt } from "../../src/console/console-buil
 import { DEV_AUDIENCE, DEV_CLIENT, DEV_SCOPE } from "../../src/dev/dev-identity.js";
 import { startBrowser } from "../helpers/browser.js";
 import { drawnCharts, overlapping } from "./helpers/chart-labels.js";
+import type { ApiPeriod } from "./helpers/trend-table.js";
+import type { TrendPeriod } from "../../src/console/web/src/api/types.js";
+import { shownPeriods } from "./helpers/trend-table.js";
+import { trendHeadline } from "../../src/console/web/src/figures/trend-headline.js";
 import {
   buildGroupFromCompany,
   busiestCompany,
@@ -46,7 +50,7 @@ async function trendAxes(page: Page) {
         getComponent(
           type: string,
           index: number,
-        ): { coordinateSystem?: { getRect(): { x: number; width: number } }; axis: Axis };
+        ): { coordinateSystem?: { getRect(): { x: number; width: number; height: number } }; axis: Axis };
       };
       getOption(): { series: { name: string; data: (number | null | { value: number | null })[] }[] };
     }
@@ -61,6 +65,7 @@ async function trendAxes(page: Page) {
         name: series.name,
         left: rect.x,
         width: rect.width,
+        height: rect.height,
         axis: chart.getModel().getComponent("yAxis", i).axis.scale.getExtent(),
         min: Math.min(...values),
         max: Math.max(...values),
@@ -134,6 +139,19 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     t.match(csv, `\r\nClient limit,${CLIENT_PROGRAM.Limit}\r\n`, "and the client's limit");
   });
 
+  // Two loss counts that disagreed unexplained: the panels' has no date filter (SEMANTICS 8), the trend's is its periods'.
+  await t.test("item 3: each loss count says what it counts", async (t) => {
+    for (const figure of ["limit", "rpm", "adequacy"])
+      t.ok(
+        (await page.getByTestId(`${figure}-figure`).locator("dt").allInnerTexts()).includes("Losses, any date"),
+        `${figure}: “Losses, any date”`,
+      );
+    t.ok(
+      (await page.getByTestId("trend-figure").locator("dt").allInnerTexts()).includes("Losses in the periods"),
+      "the trend: “Losses in the periods”",
+    );
+  });
+
   // Amounts as US brokers type them; a possible decimal comma is never guessed; no $0 limit.
   await t.test("items 1, 5, 9: amounts", async (t) => {
     const limit = page.getByTestId("client-limit");
@@ -153,6 +171,18 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     await page.waitForURL((url) => url.searchParams.get("limit") === "5000000");
     t.pass("“5 million” is 5000000");
     await waitForFigures(page);
+    // The amount already committed, typed again as brokers write it: read back as money, not left as typed.
+    await limit.fill("$5mm");
+    await limit.press("Tab");
+    t.equal(await limit.inputValue(), "$5,000,000", "“$5mm” is $5,000,000, read back as money");
+    t.equal(urlParam(page, "limit"), "5000000");
+    const premium = page.getByTestId("client-premium");
+    await premium.fill("10,5");
+    await premium.press("Tab");
+    t.match(await textOf(page, "client-premium-note"), /decimal comma/, "“10,5” is refused, never read as $105");
+    t.equal(urlParam(page, "premium"), CLIENT_PROGRAM.Premium, "and the premium stays as it was");
+    await premium.fill("40K");
+    await premium.press("Tab");
   });
 
   // A stray edit of the company box keeps the client and its amounts.
@@ -180,6 +210,11 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     await page.getByTestId("client-undo").click();
     await page.waitForURL((url) => url.searchParams.get("companyId") === company.id);
     t.equal(new URL(page.url()).search, before, "Undo brings the whole group back, amounts and all");
+    t.equal(
+      await page.evaluate("document.activeElement?.dataset.testid"),
+      "client-limit",
+      "focus goes to the amounts Undo brought back, not the page's body",
+    );
     await waitForFigures(page);
   });
 
@@ -234,6 +269,11 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     t.ok(
       rows.every((r) => r.left === rows[0]!.left && r.width === rows[0]!.width),
       `the three rows' plots line up: ${rows.map((r) => `${r.left}+${r.width}`).join(", ")}`,
+    );
+    // The limit row was half as tall as the two above it, drawn unlike them.
+    t.ok(
+      rows.every((r) => r.height === rows[0]!.height),
+      `the three rows are as tall: ${rows.map((r) => r.height).join(", ")}`,
     );
     for (const row of rows)
       t.ok(row.axis[0] < row.min && row.axis[1] > row.max, `${row.name}: ${row.min}..${row.max} inside ${row.axis}`);
@@ -393,6 +433,103 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     await page.goto(`${base}/console/${before.replace(/limit=\d+/, "limit=abc")}`);
     await page.getByTestId("client-limit-note").filter({ hasText: "An amount" }).waitFor({ timeout: 30_000 });
     t.equal(await page.getByTestId("client-limit").getAttribute("aria-invalid"), "true", "abc is marked in its field");
+  });
+
+  // Thin trend periods, on a real group: the client's own revenues, narrowly, in 3-month periods.
+  await t.test("item 2: trend periods on few programs are marked, and never headline a change", async (t) => {
+    const query = new URLSearchParams(before);
+    const revenues = 2 * Number(query.get("exposureRangeLow"));
+    const trendOf = async (group: URLSearchParams) => {
+      const asked = new URLSearchParams(group);
+      for (const name of ["companyId", "limit", "premium", "retention"]) asked.delete(name);
+      asked.set("periodMonths", "3");
+      asked.set("periods", "12");
+      const response = await fetch(`${base}${settings.apiBase}/trend/getmarkettrend?${asked}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return ((await response.json()) as { periods: ApiPeriod[] }).periods;
+    };
+    // The widest of these ranges with a period of 1 to 4 programs (the data set is seeded: the same each run).
+    let periods: ApiPeriod[] = [];
+    for (const spread of [0.5, 0.3, 0.2, 0.1, 0.05]) {
+      query.set("exposureRangeLow", String(Math.round(revenues * (1 - spread))));
+      query.set("exposureRangeHigh", String(Math.round(revenues * (1 + spread))));
+      periods = await trendOf(query);
+      if (periods.some((p) => p.programCount !== null && p.programCount > 0 && p.programCount < 5)) break;
+    }
+    const thin = periods.filter((p) => p.programCount !== null && p.programCount < 5).map((p) => p.periodEnd);
+    t.ok(thin.length > 0, `a group with periods on fewer than 5 programs: ${thin.join(", ")}`);
+    query.set("periodMonths", "3");
+    await page.goto(`${base}/console/?${query}`);
+    await waitForFigures(page);
+    await page.getByTestId("trend-row").first().waitFor({ state: "attached", timeout: 30_000 });
+
+    const chart = await page.locator('[data-testid="trend-chart"] .chart-canvas').evaluate((element) => {
+      interface Chart {
+        getOption(): {
+          xAxis: { data: string[] }[];
+          series: { name: string; data: (number | null | { value: number | null; symbol?: string })[] }[];
+        };
+      }
+      const option = (element as unknown as { chart: Chart }).chart.getOption();
+      const median = option.series.find((s) => s.name === "RPM median")!;
+      return {
+        labels: option.xAxis.at(-1)!.data,
+        hollow: median.data.map((d) => d !== null && typeof d === "object" && d.symbol === "emptyCircle"),
+      };
+    });
+    const oldestFirst = [...periods].reverse();
+    t.same(
+      chart.hollow,
+      oldestFirst.map((p) => thin.includes(p.periodEnd)),
+      "the chart: a hollow point for each thin period, and only for those",
+    );
+    oldestFirst.forEach((p, i) => {
+      if (thin.includes(p.periodEnd))
+        t.match(chart.labels[i], `(${p.programCount} prog.)`, `the chart's label of ${p.periodEnd} says how few`);
+    });
+    const rows = await shownPeriods(page);
+    t.same(
+      rows.filter((row) => "trend-thin" in row.cells).map((row) => row.end),
+      oldestFirst.filter((p) => thin.includes(p.periodEnd)).map((p) => p.periodEnd),
+      "the table marks the same periods",
+    );
+    const sentence = await textOf(page, "trend-sentence");
+    t.equal(
+      sentence,
+      trendHeadline(periods as unknown as TrendPeriod[], 5),
+      "the headline, as the API's periods give it",
+    );
+    const [newest, previous] = periods.filter((p) => !p.withheld);
+    if (thin.includes(newest!.periodEnd) || thin.includes(previous!.periodEnd))
+      t.notMatch(sentence, /%/, "no change headlined from or to a thin period");
+    const download = page.waitForEvent("download");
+    await page.getByTestId("trend-csv").click();
+    const csv = (await readFile((await (await download).path())!, "utf8")).split("\r\n");
+    t.same(
+      csv.filter((line) => line.endsWith(",yes: read with care")).map((line) => line.split(",")[1]),
+      oldestFirst.filter((p) => thin.includes(p.periodEnd)).map((p) => p.periodEnd),
+      "the CSV marks them too",
+    );
+
+    // Their two-line labels: laid out at the text's real height (a CJK-less Chromium measured
+    // 4 px and drew the lines over each other), and no label over another.
+    for (const [where, width] of [
+      ["screen", 1280],
+      ["phone", 375],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(400);
+      const trend = (await drawnCharts(page)).find((c) => c.testId === "trend-chart")!;
+      const short = trend.texts.filter((text) => text.height < 9);
+      t.same(short, [], `${where}: every label laid out at least 9 px tall (10 px type)`);
+      t.same(overlapping(trend.texts), [], `${where}: no label over another`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.evaluate("dispatchEvent(new Event('beforeprint'))");
+    const printed = (await drawnCharts(page)).find((c) => c.testId === "trend-chart")!;
+    t.same(overlapping(printed.texts), [], "paper: no label over another");
+    await page.evaluate("dispatchEvent(new Event('afterprint'))");
   });
 
   t.same(

@@ -52,7 +52,10 @@ export function AmountField({
         data-testid={id}
         onInput={(event) => setText(event.currentTarget.value)}
         onChange={() => {
-          if (!invalid) onCommit(parsed ?? "");
+          if (invalid) return;
+          onCommit(parsed ?? "");
+          // Read back as money even when the amount is the one already committed ("5MM" for $5,000,000).
+          setText(shown(parsed ?? "", unit));
         }}
       />
       <p id={`${id}-note`} class={invalid || error !== undefined ? "hint error" : "hint"} data-testid={`${id}-note`}>

@@ -38,7 +38,11 @@ export function ClientProgramFields({ group, update, reference, notice, onUndo }
               type="button"
               class="button-link"
               data-testid="client-undo"
-              onClick={() => onUndo(notice.undo!.group)}
+              onClick={() => {
+                onUndo(notice.undo!.group);
+                // The button goes with the notice: focus goes to the amounts it brought back, not the page's body.
+                document.getElementById("client-limit")?.focus();
+              }}
             >
               {notice.undo.label}
             </button>

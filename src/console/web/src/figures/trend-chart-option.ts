@@ -13,8 +13,16 @@ import {
   withheldReason,
 } from "./trend-rows.js";
 
-/** Each measure's share of the chart's height. */
-const ROW = 100 / TREND_MEASURES.length;
+/**
+ * The rows' vertical layout, in % of the chart's height: room above the first for its
+ * axis name, a gap between rows for the next one's, and room under the last for the one
+ * time axis (two lines where a period is thin or withheld). Every row is as tall as the
+ * others, so a change reads the same in each (issue 50: the limit row had half the height).
+ */
+const TOP = 10;
+const GAP = 12;
+const TIME_AXIS = 15;
+const ROW_HEIGHT = (100 - TOP - TIME_AXIS - GAP * (TREND_MEASURES.length - 1)) / TREND_MEASURES.length;
 /**
  * The plots' edges, the same for the three rows, so one period stands at one x in all of
  * them (issue 50: the limit row was narrower, its periods out of line with those above).
@@ -71,8 +79,8 @@ export function trendChartOption(periods: readonly TrendPeriod[], thinPrograms: 
     grid: TREND_MEASURES.map((_, i) => ({
       left: LEFT,
       right: RIGHT,
-      top: `${i * ROW + 7}%`,
-      height: `${ROW - (i === last ? 22 : 12)}%`,
+      top: `${TOP + i * (ROW_HEIGHT + GAP)}%`,
+      height: `${ROW_HEIGHT}%`,
       outerBoundsMode: "none" as const,
     })),
     tooltip: {

@@ -365,6 +365,14 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     await page.getByTestId("rpm-csv").click();
     const csv = await readFile((await (await download).path())!, "utf8");
     t.match(csv, /\r\nNote,"?The client's amounts were entered for /, "and the CSV");
+    // The RPM CSV gives the rank as the facts do: exact, and the ordinal the sentence rounds it to.
+    const exact = await textOf(page, "rpm-percentile");
+    const rounded = /the sentence's (\S+) percentile/.exec(await textOf(page, "rpm-percentile-rounded"))![1];
+    t.ok(csv.includes(`\r\nClient percentile,${exact}\r\n`), `the RPM CSV's exact rank, ${exact}`);
+    t.ok(
+      csv.includes(`\r\n"Client percentile, as the sentence rounds it",${rounded}\r\n`),
+      `and the sentence's ${rounded}`,
+    );
     await page.goBack();
     await page.waitForURL((url) => !url.searchParams.has("amountsCoverageId"));
     await waitForFigures(page);
@@ -486,7 +494,11 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     );
     oldestFirst.forEach((p, i) => {
       if (thin.includes(p.periodEnd))
-        t.match(chart.labels[i], `(${p.programCount} prog.)`, `the chart's label of ${p.periodEnd} says how few`);
+        t.match(
+          chart.labels[i],
+          p.programCount === 0 ? "(no programs)" : `(${p.programCount} prog.)`,
+          `the chart's label of ${p.periodEnd} says how few`,
+        );
     });
     const rows = await shownPeriods(page);
     t.same(
@@ -507,7 +519,7 @@ t.test("a broker's reading: $0 cases, amounts, the client kept, search order, tr
     await page.getByTestId("trend-csv").click();
     const csv = (await readFile((await (await download).path())!, "utf8")).split("\r\n");
     t.same(
-      csv.filter((line) => line.endsWith(",yes: read with care")).map((line) => line.split(",")[1]),
+      csv.filter((line) => /,yes: (read with care|no programs)$/.test(line)).map((line) => line.split(",")[1]),
       oldestFirst.filter((p) => thin.includes(p.periodEnd)).map((p) => p.periodEnd),
       "the CSV marks them too",
     );

@@ -47,7 +47,8 @@ function expectedCells(period: ApiPeriod): Record<string, string> {
   if (period.withheld) return {};
   const cells: Record<string, string> = { "trend-programs": period.programCount!.toLocaleString("en-US") };
   // Fewer programs than the stack's thin threshold (5): marked beside the period (issue 50).
-  if (period.programCount! < THIN_PROGRAMS) cells["trend-thin"] = "(few programs: read with care)";
+  if (period.programCount! < THIN_PROGRAMS)
+    cells["trend-thin"] = period.programCount === 0 ? "(no programs)" : "(few programs: read with care)";
   for (const m of MEASURES) {
     const q = period[m];
     cells[`trend-${m}-q1`] = shownMoney(q?.firstQuartile ?? null);

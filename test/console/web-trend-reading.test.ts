@@ -4,7 +4,7 @@
 import t from "tap";
 import type { TrendPeriod } from "../../src/console/web/src/api/types.js";
 import { trendHeadline, periodsText } from "../../src/console/web/src/figures/trend-headline.js";
-import { valueAxisEnds } from "../../src/console/web/src/figures/trend-chart-option.js";
+import { periodLabel, valueAxisEnds } from "../../src/console/web/src/figures/trend-chart-option.js";
 import { isThin, shortPeriodEnd, trendCsvRows } from "../../src/console/web/src/figures/trend-rows.js";
 import { monthsBefore } from "../../src/console/web/src/export/report-context.js";
 
@@ -62,15 +62,20 @@ t.test("a withheld newest period is said, not skipped", async (t) => {
 });
 
 t.test("the trend CSV: oldest first, thin periods marked, its periods in place of the window", async (t) => {
-  const rows = trendCsvRows([period("2026-11-01", 3), period("2025-11-01", 30)], 5);
+  const rows = trendCsvRows([period("2026-11-01", 3), period("2025-11-01", 30), period("2024-11-01", 0)], 5);
   t.same(
     rows.slice(1).map((r) => [r[1], r.at(-1)]),
     [
+      ["2024-11-01", "yes: no programs"],
       ["2025-11-01", ""],
       ["2026-11-01", "yes: read with care"],
     ],
+    "a period on no programs says so, not 'few'",
   );
   t.equal(rows[0]!.at(-1), "Fewer than 5 programs");
+  t.equal(periodLabel(period("2026-11-30", 3), 5), "Nov 2026\n(3 prog.)", "the chart's label: how few");
+  t.equal(periodLabel(period("2026-11-30", 0), 5), "Nov 2026\n(no programs)", "or none");
+  t.equal(periodLabel(period("2026-11-30", 30), 5), "Nov 2026", "a period on enough programs: its month alone");
   t.equal(
     periodsText([period("2026-11-01", 3), period("2025-11-01", 30)], 12),
     "2 periods of 12 months, after 2024-11-01 up to 2026-11-01",

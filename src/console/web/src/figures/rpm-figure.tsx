@@ -20,6 +20,14 @@ interface RpmFigureProps {
   context: ReportContext;
 }
 
+/** The row of the CSV and the tables that gives the rank as the sentence's ordinal ("81st" for 80.77). */
+const ROUNDED_PERCENTILE = "Client percentile, as the sentence rounds it";
+
+/** A row's value in the tables: the ranks as they are, the amounts as money. */
+function shownValue(label: string, value: string | number): string {
+  return label === "Client percentile" || label === ROUNDED_PERCENTILE ? String(value) : money(value as number);
+}
+
 /**
  * Rate per million as a box: Q1 to the upper quartile, the median, a whisker to the
  * maximum (the API gives no minimum, so the lower whisker stops at Q1), and the
@@ -93,6 +101,8 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem, withheld, 
               ? [
                   ["Client", rpm.clientBar],
                   ["Client percentile", rpm.nthPercent],
+                  // As the facts say it: the exact rank, and the ordinal the sentence rounds it to.
+                  [ROUNDED_PERCENTILE, sentencePercentile(rpm.chartDescription) ?? ""],
                 ]
               : []),
           ]
@@ -133,7 +143,7 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem, withheld, 
             {rows.slice(1).map(([label, value]) => (
               <tr key={label}>
                 <th scope="row">{label}</th>
-                <td>{label === "Client percentile" ? String(value) : money(value!)}</td>
+                <td>{shownValue(String(label), value!)}</td>
               </tr>
             ))}
           </tbody>
@@ -176,7 +186,7 @@ export function RpmFigure({ rpm, hasClient, counts, loading, problem, withheld, 
             {rows.slice(1).map(([label, value]) => (
               <tr key={label}>
                 <th scope="row">{label}</th>
-                <td>{label === "Client percentile" ? String(value) : money(value!)}</td>
+                <td>{shownValue(String(label), value!)}</td>
               </tr>
             ))}
           </tbody>

@@ -36,7 +36,8 @@ const RIGHT = 36;
 export const periodLabel = (period: TrendPeriod, thinPrograms: number) => {
   const month = shortPeriodEnd(period.periodEnd);
   if (period.withheld) return `${month}\n(withheld)`;
-  return isThin(period, thinPrograms) ? `${month}\n(${count(period.programCount!)} prog.)` : month;
+  if (!isThin(period, thinPrograms)) return month;
+  return period.programCount === 0 ? `${month}\n(no programs)` : `${month}\n(${count(period.programCount!)} prog.)`;
 };
 
 /**

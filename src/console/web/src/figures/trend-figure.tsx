@@ -16,6 +16,7 @@ import {
   changeText,
   chronological,
   isThin,
+  thinMark,
   quartilesOf,
   trendCsvRows,
   withheldReason,
@@ -76,7 +77,7 @@ function PeriodRow({ period, quartiles, thin }: { period: TrendPeriod; quartiles
         {thin ? (
           <span class="thin-mark" data-testid="trend-thin">
             {" "}
-            (few programs: read with care)
+            ({thinMark(period)})
           </span>
         ) : null}
       </th>

@@ -44,6 +44,13 @@ export const chronological = (periods: readonly TrendPeriod[]) => [...periods].r
 export const isThin = (period: TrendPeriod, thinPrograms: number) =>
   !period.withheld && period.programCount !== null && period.programCount < thinPrograms;
 
+/**
+ * How a thin period is marked in the table and the CSV: one on no programs at all says
+ * so, rather than "few" (issue 50's second pass: "(0 prog.)" read as a handful).
+ */
+export const thinMark = (period: TrendPeriod) =>
+  period.programCount === 0 ? "no programs" : "few programs: read with care";
+
 /** "Aug 2026": a period's end on a time axis, short enough for twelve of them side by side. */
 export function shortPeriodEnd(periodEnd: string): string {
   const [year, month] = periodEnd.split("-");
@@ -86,7 +93,10 @@ export function trendCsvRows(periods: readonly TrendPeriod[], thinPrograms: numb
         row.push(cell(q?.count), cell(q?.firstQuartile), cell(q?.median), cell(q?.thirdQuartile));
         if (a !== "retention") row.push(cell(p[changes[a]]));
       }
-      row.push(p.withheld ? withheldReason(p.withheld) : "", isThin(p, thinPrograms) ? "yes: read with care" : "");
+      row.push(
+        p.withheld ? withheldReason(p.withheld) : "",
+        isThin(p, thinPrograms) ? (p.programCount === 0 ? "yes: no programs" : "yes: read with care") : "",
+      );
       return row;
     }),
   ];

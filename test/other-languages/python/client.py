@@ -150,20 +150,25 @@ RETRY_POLICY = json.dumps({
 })
 
 
+def codes_of(futures):
+    """How many of the calls ended with each status code."""
+    codes = []
+    for future in futures:
+        try:
+            future.result()
+            codes.append("OK")
+        except grpc.RpcError as error:
+            codes.append(error.code().name)
+    return {code: codes.count(code) for code in set(codes)}
+
+
 def refusal_storm(options):
     """20 concurrent broad calls against a gate of 1 + 4: how many answer."""
     with grpc.insecure_channel(TARGET, options=options) as channel:
         stub = loss_details_pb2_grpc.LossDetailsServiceStub(channel)
         request = json_format.ParseDict({**GROUP, "clientLimit": 5000000}, loss_details_pb2.PostLimitAdequacyDataRequest())
         futures = [stub.PostLimitAdequacyData.future(request, metadata=METADATA, timeout=30) for _ in range(20)]
-        codes = []
-        for future in futures:
-            try:
-                future.result()
-                codes.append("OK")
-            except grpc.RpcError as error:
-                codes.append(error.code().name)
-        return {code: codes.count(code) for code in set(codes)}
+        return codes_of(futures)
 
 
 DEADLINE_CALLS = 10
@@ -180,14 +185,7 @@ def deadlines():
                 request, metadata=METADATA + (("x-request-id", f"python-deadline-{i}"),), timeout=0.001)
             for i in range(DEADLINE_CALLS)
         ]
-        codes = []
-        for future in futures:
-            try:
-                future.result()
-                codes.append("OK")
-            except grpc.RpcError as error:
-                codes.append(error.code().name)
-        return {code: codes.count(code) for code in set(codes)}
+        return codes_of(futures)
 
 
 def main():

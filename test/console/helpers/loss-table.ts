@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { Decimal, roundHalfAwayFromZero } from "../../../src/benchmark/decimal.js";
 import { money } from "../../../src/benchmark/text.js";
+import { rowCells } from "./row-cells.js";
 
 /** One row of the loss experience's table as the page shows it: each cell's text by its test id. */
 export interface ShownLossRow {
@@ -11,22 +12,10 @@ export interface ShownLossRow {
 
 /** The rows of the loss experience's table, oldest first as the page lists them, then the total. */
 export async function shownLossRows(page: Page): Promise<ShownLossRow[]> {
-  return page
-    .locator('[data-testid="loss-experience-numbers"] [data-testid="losses-row"], [data-testid="losses-total"]')
-    .evaluateAll((rows) => {
-      // The little of the DOM this reads, declared here: the tests are compiled without the DOM's types.
-      interface Element {
-        getAttribute(name: string): string | null;
-        readonly textContent: string | null;
-        querySelectorAll(selector: string): ArrayLike<Element>;
-      }
-      return (rows as unknown as Element[]).map((row) => {
-        const cells: Record<string, string> = {};
-        for (const cell of Array.from(row.querySelectorAll("[data-testid]")))
-          cells[cell.getAttribute("data-testid")!] = (cell.textContent ?? "").trim();
-        return { year: row.getAttribute("data-year") ?? "total", cells };
-      });
-    });
+  const rows = page.locator(
+    '[data-testid="loss-experience-numbers"] [data-testid="losses-row"], [data-testid="losses-total"]',
+  );
+  return (await rowCells(rows, "data-year")).map(({ name, cells }) => ({ year: name ?? "total", cells }));
 }
 
 /** The headings of the limit columns, in their order. */

@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { rowCells } from "./row-cells.js";
 
 /** One row of the trend's table view as the page shows it: each cell's text by its test id. */
 export interface ShownPeriod {
@@ -14,20 +15,8 @@ export async function shownPeriods(
   page: Page,
   within: "trend-table" | "trend-print-numbers" = "trend-table",
 ): Promise<ShownPeriod[]> {
-  return page.locator(`[data-testid="${within}"] [data-testid="trend-row"]`).evaluateAll((rows) => {
-    // The little of the DOM this reads, declared here: the tests are compiled without the DOM's types.
-    interface Element {
-      getAttribute(name: string): string | null;
-      readonly textContent: string | null;
-      querySelectorAll(selector: string): ArrayLike<Element>;
-    }
-    return (rows as unknown as Element[]).map((row) => {
-      const cells: Record<string, string> = {};
-      for (const cell of Array.from(row.querySelectorAll("[data-testid]")))
-        cells[cell.getAttribute("data-testid")!] = (cell.textContent ?? "").trim();
-      return { end: row.getAttribute("data-period-end")!, cells };
-    });
-  });
+  const rows = page.locator(`[data-testid="${within}"] [data-testid="trend-row"]`);
+  return (await rowCells(rows, "data-period-end")).map(({ name, cells }) => ({ end: name!, cells }));
 }
 
 /** A trend period as the API answers it (SEMANTICS.md 13). */

@@ -1,14 +1,7 @@
 import { getLossExperience } from "../api/benchmark-api.js";
 import type { ApiClient } from "../api/client.js";
 import type { LossExperience } from "../api/types.js";
-import {
-  DEFAULT_NEWEST,
-  DEFAULT_OLDEST,
-  missingInputs,
-  serializePeerGroup,
-  withoutPanelSettings,
-  type PeerGroup,
-} from "../state/peer-group.js";
+import { missingInputs, serializePeerGroup, withoutClientOrWindow, type PeerGroup } from "../state/peer-group.js";
 import { lossExperienceAsk, type LossExperienceAsk } from "./loss-experience-ask.js";
 import { useAnswer, type KeyedAnswer } from "./use-answer.js";
 
@@ -27,16 +20,7 @@ export function useLossExperience(api: ApiClient, group: PeerGroup): KeyedAnswer
   const ask = lossExperienceAsk(group);
   const key =
     missingInputs(group).length === 0
-      ? `${serializePeerGroup({
-          ...withoutPanelSettings(group),
-          companyId: "",
-          amountsCoverageId: "",
-          limit: "",
-          premium: "",
-          retention: "",
-          oldestTrailing: DEFAULT_OLDEST,
-          newestTrailing: DEFAULT_NEWEST,
-        })}#years=${group.years}#limits=${ask.limits.join(",")}`
+      ? `${serializePeerGroup(withoutClientOrWindow(group))}#years=${group.years}#limits=${ask.limits.join(",")}`
       : null;
   return useAnswer(key, (signal) =>
     getLossExperience(api, group, ask.limits, signal).then(({ data }) => ({ data: { experience: data, ask } })),

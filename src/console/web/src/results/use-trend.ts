@@ -1,14 +1,7 @@
 import { getMarketTrend } from "../api/benchmark-api.js";
 import type { ApiClient } from "../api/client.js";
 import type { MarketTrend } from "../api/types.js";
-import {
-  DEFAULT_NEWEST,
-  DEFAULT_OLDEST,
-  missingInputs,
-  serializePeerGroup,
-  withoutPanelSettings,
-  type PeerGroup,
-} from "../state/peer-group.js";
+import { missingInputs, serializePeerGroup, withoutClientOrWindow, type PeerGroup } from "../state/peer-group.js";
 import { useAnswer, type KeyedAnswer } from "./use-answer.js";
 
 /**
@@ -19,17 +12,7 @@ import { useAnswer, type KeyedAnswer } from "./use-answer.js";
 export function useTrend(api: ApiClient, group: PeerGroup): KeyedAnswer<MarketTrend> {
   const key =
     missingInputs(group).length === 0
-      ? serializePeerGroup({
-          ...withoutPanelSettings(group),
-          periodMonths: group.periodMonths,
-          companyId: "",
-          amountsCoverageId: "",
-          limit: "",
-          premium: "",
-          retention: "",
-          oldestTrailing: DEFAULT_OLDEST,
-          newestTrailing: DEFAULT_NEWEST,
-        })
+      ? serializePeerGroup({ ...withoutClientOrWindow(group), periodMonths: group.periodMonths })
       : null;
   return useAnswer(key, (signal) => getMarketTrend(api, group, signal));
 }

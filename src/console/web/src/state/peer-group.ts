@@ -214,6 +214,22 @@ export const withoutPanelSettings = (group: PeerGroup): PeerGroup => ({
   otherLimits: [],
 });
 
+/**
+ * The group as the calls that take neither the window nor the client see it (the market
+ * trend, the loss experience): without the panels' settings, the company, the client's
+ * amounts or the window, so that none of these asks for them again.
+ */
+export const withoutClientOrWindow = (group: PeerGroup): PeerGroup => ({
+  ...withoutPanelSettings(group),
+  companyId: "",
+  amountsCoverageId: "",
+  limit: "",
+  premium: "",
+  retention: "",
+  oldestTrailing: DEFAULT_OLDEST,
+  newestTrailing: DEFAULT_NEWEST,
+});
+
 /** True when the trailing window is the default one (24 months back to today). */
 export const isDefaultWindow = (group: PeerGroup) =>
   group.oldestTrailing === DEFAULT_OLDEST && group.newestTrailing === DEFAULT_NEWEST;

@@ -17,9 +17,24 @@
 export interface AdmissionGate {
   /** Waits for a turn; resolves to its release. Throws GateRefusal, or the signal's reason once it aborts. */
   enter(signal: AbortSignal): Promise<() => void>;
-  /** Whether a call arriving now would be refused: what lets a caller be refused before its body is even read. */
+  /**
+   * Takes a place at once, running or queued, or says why none is given: what lets a
+   * caller be refused, or queued in arrival order, before its request is even read.
+   */
+  hold(): GatePlace | GateRefusal;
+  /** Whether a call arriving now would be refused. */
   full(): GateRefusal | undefined;
   stats(): { running: number; queued: number; refused: number; serviceMs: number; turnEveryMs: number };
+}
+
+/** A place held at the gate (hold), running or queued. */
+export interface GatePlace {
+  /** Whether its turn has come (it runs, or would once its holder takes it). */
+  readonly admitted: boolean;
+  /** Resolves to the turn's release once it comes; rejects with the signal's reason, giving the place up, once it aborts. */
+  turn(signal: AbortSignal): Promise<() => void>;
+  /** Gives the place up, or its turn if it came and was not taken; nothing once taken. */
+  leave(): void;
 }
 
 /**
@@ -45,10 +60,6 @@ export interface GateOptions {
 /** Weight of the newest service time in the running average. */
 const SMOOTHING = 0.2;
 
-interface Waiter {
-  admit(): void;
-}
-
 export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOptions): AdmissionGate {
   let running = 0;
   let refused = 0;
@@ -58,7 +69,7 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
   let busyGapMs = 0;
   /** When the last turn ended with others waiting (so the next gap is one of a full gate), or undefined. */
   let endedWithQueue: number | undefined;
-  const queue: Waiter[] = [];
+  const queue: Place[] = [];
 
   const start = (): (() => void) => {
     running++;
@@ -79,7 +90,7 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
     };
   };
   const handOn = () => {
-    while (running < concurrency && queue.length > 0) queue.shift()!.admit();
+    while (running < concurrency && queue.length > 0) queue.shift()!.admit(start());
   };
   const expectedWaitMs = () => (queue.length + 1) * (busyGapMs || serviceMs / concurrency);
   const refuse = () => {
@@ -89,28 +100,21 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
   // A turn just released is handed on a loop iteration later: until then, arrivals queue behind the waiters.
   const mustWait = () => running >= concurrency || queue.length > 0;
   const mustRefuse = () => mustWait() && (queue.length >= maxQueue || expectedWaitMs() > maxWaitMs);
+  const hold = (): Place | GateRefusal => {
+    if (!mustWait()) return new Place(queue, start());
+    if (mustRefuse()) return refuse();
+    const place = new Place(queue);
+    queue.push(place);
+    return place;
+  };
 
   return {
     enter(signal) {
       if (signal.aborted) return Promise.reject(signal.reason);
-      if (!mustWait()) return Promise.resolve(start());
-      if (mustRefuse()) return Promise.reject(refuse());
-      return new Promise((resolve, reject) => {
-        const onAbort = () => {
-          const at = queue.indexOf(waiter);
-          if (at >= 0) queue.splice(at, 1);
-          reject(signal.reason);
-        };
-        const waiter: Waiter = {
-          admit() {
-            signal.removeEventListener("abort", onAbort);
-            resolve(start());
-          },
-        };
-        signal.addEventListener("abort", onAbort, { once: true });
-        queue.push(waiter);
-      });
+      const place = hold();
+      return place instanceof GateRefusal ? Promise.reject(place) : place.turn(signal);
     },
+    hold,
     full: () => (mustRefuse() ? refuse() : undefined),
     stats: () => ({
       running,
@@ -120,6 +124,72 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
       turnEveryMs: tenths(busyGapMs),
     }),
   };
+}
+
+/** A place in the gate: queued until admitted with its turn's release, which its holder takes or gives back. */
+class Place implements GatePlace {
+  #release: (() => void) | undefined;
+  #taken = false;
+  #left = false;
+  #waiting: { resolve(release: () => void): void } | undefined;
+
+  constructor(
+    private readonly queue: Place[],
+    release?: () => void,
+  ) {
+    this.#release = release;
+  }
+
+  get admitted(): boolean {
+    return this.#release !== undefined;
+  }
+
+  admit(release: () => void): void {
+    this.#release = release;
+    if (this.#waiting) this.#take(this.#waiting);
+  }
+
+  turn(signal: AbortSignal): Promise<() => void> {
+    if (this.#taken || this.#left) return Promise.reject(new Error("this place's turn was already taken or given up"));
+    if (signal.aborted) {
+      this.leave();
+      return Promise.reject(signal.reason);
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.#waiting = undefined;
+        this.leave();
+        reject(signal.reason);
+      };
+      const waiting = {
+        resolve(release: () => void) {
+          signal.removeEventListener("abort", onAbort);
+          resolve(release);
+        },
+      };
+      if (this.admitted) return this.#take(waiting);
+      this.#waiting = waiting;
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  leave(): void {
+    if (this.#taken) return;
+    this.#left = true;
+    if (this.#release) {
+      this.#taken = true;
+      this.#release();
+      return;
+    }
+    const at = this.queue.indexOf(this);
+    if (at >= 0) this.queue.splice(at, 1);
+  }
+
+  #take(waiting: { resolve(release: () => void): void }): void {
+    this.#taken = true;
+    this.#waiting = undefined;
+    waiting.resolve(this.#release!);
+  }
 }
 
 const tenths = (ms: number) => Math.round(ms * 10) / 10;

@@ -16,10 +16,24 @@ import { callerGone, currentCaller, forCaller, outsideAnyCall } from "./caller-w
  * most MAX_DEFER_MS, so that a steady stream of connections cannot starve the work.
  * Requests come before turns the same way (server/new-requests.ts): the first
  * requests of a burst of new connections arrive over several iterations.
+ *
+ * Between the two come the calls queued at the admission gate as they arrived
+ * (afterArrivals): they read and check their requests once a burst is all in, so
+ * that what the burst's refusals wait for is the burst itself, not the intake of
+ * every call placed before them.
  */
 const MAX_DEFER_MS = 200;
 
+/**
+ * How many held calls read their requests in one loop iteration once arrivals pause
+ * (afterArrivals): each costs well under a millisecond, and a health check arriving
+ * meanwhile waits for one batch at most.
+ */
+const INTAKES_PER_ITERATION = 8;
+
 const waiting: (() => void)[] = [];
+/** Calls that wait for arrivals to pause before reading their requests (afterArrivals). */
+const intakes: (() => void)[] = [];
 let scheduled = false;
 /** Since when turns have waited for connections, or 0. */
 let deferringSince = 0;
@@ -28,10 +42,18 @@ const arrivals = new Set<() => boolean>();
 
 function runNext(): void {
   if (mustDefer()) return void setImmediate(runNext);
-  const next = waiting.shift();
-  if (waiting.length > 0) setImmediate(runNext);
+  // Held calls' intake before any turn: it is short, and it brings their errors out early.
+  const next = intakes.length > 0 ? undefined : waiting.shift();
+  for (const intake of intakes.splice(0, INTAKES_PER_ITERATION)) intake();
+  if (waiting.length > 0 || intakes.length > 0) setImmediate(runNext);
   else scheduled = false;
   next?.();
+}
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(runNext);
 }
 
 function mustDefer(): boolean {
@@ -63,10 +85,20 @@ export function inTurn<T>(work: () => T | PromiseLike<T>): Promise<T> {
         reject(error);
       }
     });
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(runNext);
-    }
+    schedule();
+  });
+}
+
+/**
+ * Resolves on a loop iteration in which nothing that comes first arrived (at most
+ * MAX_DEFER_MS after a burst began, as for turns). A call that holds a place at the
+ * admission gate reads and checks its request only then: during a burst, every
+ * request is read and given its place, or refused, before any of them costs more.
+ */
+export function afterArrivals(): Promise<void> {
+  return new Promise((resolve) => {
+    intakes.push(resolve);
+    schedule();
   });
 }
 

@@ -1,6 +1,6 @@
 import { refusal } from "./refusal.js";
 import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
-import { GateRefusal, type AdmissionGate } from "../load-control/admission-gate.js";
+import { GateRefusal, type AdmissionGate, type GatePlace } from "../load-control/admission-gate.js";
 import { callerGone, DeadlinePassed, forCaller, type Caller } from "../load-control/caller-watch.js";
 import { requestInfoKey } from "../load-control/request-info.js";
 import { deadlineOf } from "./call-deadline.js";
@@ -31,7 +31,8 @@ export function createAdmissionInterceptor(
     let release: (() => void) | undefined;
     if (isExpensive(req.service.typeName, req.method.name)) {
       try {
-        release = await gate.enter(signal);
+        const held = req.contextValues.get(heldPlaceKey);
+        release = await (held ? held.turn(signal) : gate.enter(signal));
       } catch (reason) {
         if (reason instanceof GateRefusal) throw atCapacity(reason);
         throw endedBy(reason);
@@ -65,6 +66,14 @@ export interface TurnHandOver {
 
 export const turnHandOverKey = createContextKey<TurnHandOver | undefined>(undefined, {
   description: "the admission turn handed over",
+});
+
+/**
+ * The place an in-process caller (the REST face) took at the gate as the request
+ * arrived, before reading it (admission-gate.ts, hold): the call takes its turn there.
+ */
+export const heldPlaceKey = createContextKey<GatePlace | undefined>(undefined, {
+  description: "the place held at the admission gate",
 });
 
 /** A refusal at the gate, as callers see it: `unavailable`, with when to retry. */

@@ -51,7 +51,7 @@ import type { PeerIndex } from "../peer-index/peer-index.js";
 import { createSqlPeerEngine } from "../store/sql-peer-engine.js";
 import { describeRule, type DisclosureRule } from "../benchmark/disclosure-rule.js";
 import { createDisclosureGuard } from "../services/disclosure-guard.js";
-import { createAdmissionGate, type GateOptions } from "../load-control/admission-gate.js";
+import { createAdmissionGate, GateRefusal, type GateOptions } from "../load-control/admission-gate.js";
 import { createAnswerCache } from "../load-control/answer-cache.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import { watchEventLoopDelay } from "../load-control/event-loop-delay.js";
@@ -256,17 +256,25 @@ export function createApp({
     fallback: (req, res) => void fallback(req, res),
   });
 
+  /** Whether the caller is known at once: its token was verified a moment ago (verified-tokens.ts). */
+  const knownCaller = (req: NodeRequest) =>
+    recognize(authenticator, req.headers.authorization ?? null, requestInfoOf(req)) !== undefined;
   const rest = createRestTranscoder({
     handlers: handlers.filter((h) => apiServices.includes(h.service as (typeof apiServices)[number])),
     contextValues,
     maxBodyBytes: MAX_BODY_BYTES,
-    shed: (method) => {
-      const refusal = computesOverPeers(method.parent.typeName, method.name) ? gate.full() : undefined;
-      return refusal && atCapacity(refusal);
+    // A caller known at once (its token verified a moment ago) takes its place at the
+    // door, and a burst of them is all placed or refused before any is read further.
+    // Any other is only refused there when the gate is full: a place is never held for
+    // a token not yet checked.
+    hold: (method, req) => {
+      if (!computesOverPeers(method.parent.typeName, method.name)) return undefined;
+      const place = knownCaller(req) ? gate.hold() : gate.full();
+      return place instanceof GateRefusal ? atCapacity(place) : place;
     },
     answers: {
       cache: answerCache,
-      recognize: (req) => recognize(authenticator, req.headers.authorization ?? null, requestInfoOf(req)) !== undefined,
+      recognize: knownCaller,
       authorize: async (req) =>
         void (await identify(authenticator, req.headers.authorization ?? null, requestInfoOf(req))),
     },

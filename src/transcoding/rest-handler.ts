@@ -4,13 +4,14 @@ import { fromBinary, toBinary, type DescMethod, type Message } from "@bufbuild/p
 import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
 import { createAsyncIterable, readAllBytes, type UniversalHandler } from "@connectrpc/connect/protocol";
 import { errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
-import { turnHandOverKey, type TurnHandOver } from "../rpc/admission-interceptor.js";
+import { heldPlaceKey, turnHandOverKey, type TurnHandOver } from "../rpc/admission-interceptor.js";
 import { decimalTextsKey } from "../rpc/decimal-texts.js";
 import { DATASET_VERSION_HEADER } from "../rpc/dataset-version.js";
 import { bindingProblemsKey, type InputProblem } from "../rpc/input-problems.js";
 import { responseCaptureKey, type ResponseCapture } from "../rpc/response-capture.js";
 import { ifNoneMatchHits, type AnswerCache, type CacheTicket } from "../load-control/answer-cache.js";
-import { inTurn } from "../load-control/turns.js";
+import { afterArrivals, inTurn } from "../load-control/turns.js";
+import type { GatePlace } from "../load-control/admission-gate.js";
 import { answerPieces } from "../load-control/answer-pieces.js";
 import { chooseEncoding, compress, COMPRESS_MIN_BYTES, type ContentEncoding } from "./compression.js";
 import { createBinder, type Binder, type BindingInputs } from "./field-binding.js";
@@ -32,10 +33,11 @@ export interface RestTranscoderOptions {
   contextValues: (req: NodeRequest) => ContextValues;
   maxBodyBytes: number;
   /**
-   * Under overload, why a call of this method is refused before its body is read (the
-   * admission gate is full), or undefined: shedding must cost less than the work it sheds.
+   * The place a call of this method takes at the admission gate as it arrives, before
+   * its body is read, or why it is refused (the gate is full); undefined when it takes
+   * none there. Shedding must cost less than the work it sheds.
    */
-  shed?: (method: DescMethod) => ConnectError | undefined;
+  hold?: (method: DescMethod, req: NodeRequest) => GatePlace | ConnectError | undefined;
   /**
    * Answers kept for repeated requests, with ETags. A request it can answer is
    * authorized with `authorize` (what the authentication interceptor does) and never
@@ -86,8 +88,27 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       });
     }
     const { route, pathVariables } = match;
-    const shed = options.shed?.(route.method);
-    if (shed) return writeProblem(res, problemFromError(shed));
+    const place = options.hold?.(route.method, req);
+    if (place instanceof ConnectError) return writeProblem(res, problemFromError(place));
+    const abort = abortWhenCallerLeaves(res);
+    try {
+      // Queued: read the request once the burst it came in is all in, each of it placed or refused.
+      if (place && !place.admitted) await afterArrivals();
+      if (abort.signal.aborted) return;
+      await answerRest(req, res, route, pathVariables, abort.signal, place);
+    } finally {
+      place?.leave();
+    }
+  }
+
+  async function answerRest(
+    req: NodeRequest,
+    res: NodeResponse,
+    route: HttpRoute,
+    pathVariables: ReadonlyMap<string, string>,
+    signal: AbortSignal,
+    place: GatePlace | undefined,
+  ): Promise<void> {
     let body: string | undefined;
     if (route.body === "*") {
       try {
@@ -133,10 +154,11 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const contextValues = options
       .contextValues(req)
       .set(bindingProblemsKey, problems)
-      .set(decimalTextsKey, bound.decimalTexts);
+      .set(decimalTextsKey, bound.decimalTexts)
+      .set(heldPlaceKey, place);
     const turn: TurnHandOver = {};
     try {
-      const outcome = await invoke(handler, bound.input, req, res, contextValues.set(turnHandOverKey, turn));
+      const outcome = await invoke(handler, bound.input, req, signal, contextValues.set(turnHandOverKey, turn));
       if (outcome instanceof ConnectError) return writeProblem(res, problemFromError(outcome), challengeOf(outcome));
       const { output, dataVersion } = outcome;
       // An admitted call's answer is large: written in turns (turns.ts), a long list in slices.
@@ -300,7 +322,7 @@ async function invoke(
   handler: UniversalHandler,
   input: Uint8Array,
   req: NodeRequest,
-  res: NodeResponse,
+  signal: AbortSignal,
   contextValues: ContextValues,
 ): Promise<{ output: Message; dataVersion: string | undefined } | ConnectError> {
   const header = new Headers({ "content-type": "application/proto", "connect-protocol-version": "1" });
@@ -308,12 +330,6 @@ async function invoke(
     const value = req.headers[name];
     if (typeof value === "string") header.set(name, value);
   }
-  // The caller gone before its answer is written: the request's close comes once its
-  // body is read, the response's when the connection goes (nodejs/node#40775).
-  const abort = new AbortController();
-  res.once("close", () => {
-    if (!answeredWhole(res)) abort.abort();
-  });
   const capture: ResponseCapture = {};
   const response = await handler({
     httpVersion: "1.1",
@@ -321,7 +337,7 @@ async function invoke(
     method: "POST",
     header,
     body: createAsyncIterable([input]),
-    signal: abort.signal,
+    signal,
     contextValues: contextValues.set(responseCaptureKey, capture),
   });
   const bytes = response.body ? await readAllBytes(response.body, Number.MAX_SAFE_INTEGER) : new Uint8Array();
@@ -332,6 +348,19 @@ async function invoke(
     output: capture.message ?? fromBinary(handler.method.output, bytes),
     dataVersion: response.header?.get(DATASET_VERSION_HEADER) ?? undefined,
   };
+}
+
+/**
+ * Aborts once the caller has gone before its answer was written whole: the request's
+ * close comes once its body is read, the response's when the connection goes
+ * (nodejs/node#40775).
+ */
+function abortWhenCallerLeaves(res: NodeResponse): AbortController {
+  const abort = new AbortController();
+  res.once("close", () => {
+    if (!answeredWhole(res)) abort.abort();
+  });
+  return abort;
 }
 
 /** The answer's headers, with the dataset version it was read from when it is known. */

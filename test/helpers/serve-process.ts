@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { fetchAccessToken } from "../../src/auth/client-credentials.js";
+import { DEV_AUDIENCE, DEV_CLIENT, DEV_SCOPE } from "../../src/dev/dev-identity.js";
 import { freePort } from "../../src/dev/free-port.js";
 import { CPB_BIN } from "../bench/peer/cpb-command.js";
 import { startIdentity } from "../bench/peer/identity.js";
@@ -13,6 +15,8 @@ export interface ServeProcess {
   base: string;
   /** A valid access token from the process's identity provider. */
   token: string;
+  /** Another valid token, new to the server: a caller it has not yet verified. */
+  freshToken(): Promise<string>;
   /** The exit status, once it has exited. */
   exited: Promise<number | null>;
   stderr(): string;
@@ -57,5 +61,7 @@ export async function startServeProcess(
     if (i === 300 || child.exitCode !== null) throw new Error(`cpb serve was not ready within 30 s:\n${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { child, port, base, token: identity.token, exited, stderr: () => stderr };
+  const freshToken = () =>
+    fetchAccessToken({ issuer: identity.issuer, ...DEV_CLIENT, audience: DEV_AUDIENCE, scope: DEV_SCOPE });
+  return { child, port, base, token: identity.token, freshToken, exited, stderr: () => stderr };
 }

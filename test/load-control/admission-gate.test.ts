@@ -59,3 +59,56 @@ t.test("Retry-After is the foreseen wait, up to a cap inside the connections' id
   busy();
   for (const next of queued) (await next)();
 });
+
+t.test("places are held in arrival order, before their holders read their requests", async (t) => {
+  const gate = createAdmissionGate({ concurrency: 1, maxQueue: 2, maxWaitMs: 60_000 });
+  const first = gate.hold();
+  const second = gate.hold();
+  const third = gate.hold();
+  if (first instanceof GateRefusal || second instanceof GateRefusal || third instanceof GateRefusal)
+    return t.fail("refused below the bound");
+  t.ok(gate.hold() instanceof GateRefusal, "a fourth arrival is refused: one runs, two wait");
+  t.same([first.admitted, second.admitted, third.admitted], [true, false, false], "the first runs at once");
+  t.match(gate.stats(), { running: 1, queued: 2 });
+
+  // The third takes its turn before the second asks for its own: turns still go in order.
+  const order: string[] = [];
+  const thirdTurn = third.turn(never).then((release) => (order.push("third"), release));
+  const secondTurn = second.turn(never).then((release) => (order.push("second"), release));
+  (await first.turn(never))();
+  (await secondTurn)();
+  (await thirdTurn)();
+  t.same(order, ["second", "third"]);
+  t.same(gate.stats().running, 0);
+});
+
+t.test("a place given up frees its room: queued, admitted but not taken, or waited for", async (t) => {
+  const gate = createAdmissionGate({ concurrency: 1, maxQueue: 2, maxWaitMs: 60_000 });
+  const running = gate.hold();
+  const queued = gate.hold();
+  if (running instanceof GateRefusal || queued instanceof GateRefusal) return t.fail("refused below the bound");
+  queued.leave(); // its request failed before its turn (a bad body, say)
+  t.equal(gate.stats().queued, 0, "a queued place given up leaves the queue");
+
+  const next = gate.hold();
+  if (next instanceof GateRefusal) return t.fail("refused below the bound");
+  running.leave(); // admitted, never taken: the turn goes back to the gate
+  t.equal(gate.stats().running, 0);
+  await new Promise((resolve) => setImmediate(resolve)); // the hand-on
+  t.ok(next.admitted, "the turn given back goes to the next in the queue");
+  const release = await next.turn(never);
+  next.leave();
+  t.equal(gate.stats().running, 1, "giving up a place whose turn was taken changes nothing");
+  release();
+
+  const busy = await gate.enter(never);
+  const waiting = gate.hold();
+  if (waiting instanceof GateRefusal) return t.fail("refused below the bound");
+  const caller = new AbortController();
+  const turn = waiting.turn(caller.signal);
+  caller.abort(new Error("the caller went away"));
+  await t.rejects(turn, { message: "the caller went away" });
+  t.equal(gate.stats().queued, 0, "a caller gone while it waited gives its place up");
+  busy();
+  t.equal(gate.stats().running, 0);
+});

@@ -1,7 +1,7 @@
 import t, { type Test } from "tap";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { newConnectionsSignal } from "../../src/server/new-connections.js";
-import { deferTurnsWhile, inTurn } from "../../src/load-control/turns.js";
+import { afterArrivals, deferTurnsWhile, inTurn } from "../../src/load-control/turns.js";
 
 const TURN_MS = 20;
 
@@ -60,4 +60,44 @@ t.test("a steady stream of connections cannot starve the turns", async (t) => {
   const ms = performance.now() - started;
   t.ok(ms >= 3 * 150, `each turn waited for connections first (${Math.round(ms)} ms for three)`);
   t.ok(ms < 3 * 400, "but at most about 200 ms each");
+});
+
+t.test("held calls read their requests once arrivals pause, a few per iteration, before any turn", async (t) => {
+  let arriving = true;
+  const stop = deferTurnsWhile(() => arriving);
+  t.teardown(stop);
+  // One count per loop iteration, to tell in which iteration each intake ran.
+  let iteration = 0;
+  let counting = true;
+  const count = () => {
+    iteration++;
+    if (counting) setImmediate(count);
+  };
+  setImmediate(count);
+  const order: string[] = [];
+  const ranIn: number[] = [];
+  const turn = inTurn(() => void order.push("turn"));
+  const intakes = Array.from({ length: 20 }, () =>
+    afterArrivals().then(() => {
+      order.push("intake");
+      ranIn.push(iteration);
+    }),
+  );
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  t.same(order, [], "nothing while requests keep arriving");
+  arriving = false;
+  await Promise.all([turn, ...intakes]);
+  counting = false;
+  t.same(order, [...Array<string>(20).fill("intake"), "turn"], "every held call's intake before the turn");
+  const perIteration = [...new Set(ranIn)].map((at) => ranIn.filter((i) => i === at).length);
+  t.ok(Math.max(...perIteration) <= 8, `at most 8 in one iteration: ${perIteration.join(", ")}`);
+});
+
+t.test("a steady stream of arrivals cannot hold a held call's intake for long", async (t) => {
+  const stop = deferTurnsWhile(() => true);
+  t.teardown(stop);
+  const started = performance.now();
+  await afterArrivals();
+  const ms = performance.now() - started;
+  t.ok(ms >= 150 && ms < 400, `read after ${Math.round(ms)} ms, about 200`);
 });

@@ -1,5 +1,11 @@
 import t from "tap";
-import { createAdmissionGate, GateRefusal, MAX_RETRY_AFTER_SECONDS } from "../../src/load-control/admission-gate.js";
+import {
+  createAdmissionGate,
+  GateRefusal,
+  MAX_RETRY_AFTER_SECONDS,
+  type AdmissionGate,
+  type GatePlace,
+} from "../../src/load-control/admission-gate.js";
 
 const never = new AbortController().signal;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,11 +68,7 @@ t.test("Retry-After is the foreseen wait, up to a cap inside the connections' id
 
 t.test("places are held in arrival order, before their holders read their requests", async (t) => {
   const gate = createAdmissionGate({ concurrency: 1, maxQueue: 2, maxWaitMs: 60_000 });
-  const first = gate.hold();
-  const second = gate.hold();
-  const third = gate.hold();
-  if (first instanceof GateRefusal || second instanceof GateRefusal || third instanceof GateRefusal)
-    return t.fail("refused below the bound");
+  const [first, second, third] = [placeAt(gate), placeAt(gate), placeAt(gate)];
   t.ok(gate.hold() instanceof GateRefusal, "a fourth arrival is refused: one runs, two wait");
   t.same([first.admitted, second.admitted, third.admitted], [true, false, false], "the first runs at once");
   t.match(gate.stats(), { running: 1, queued: 2 });
@@ -84,14 +86,11 @@ t.test("places are held in arrival order, before their holders read their reques
 
 t.test("a place given up frees its room: queued, admitted but not taken, or waited for", async (t) => {
   const gate = createAdmissionGate({ concurrency: 1, maxQueue: 2, maxWaitMs: 60_000 });
-  const running = gate.hold();
-  const queued = gate.hold();
-  if (running instanceof GateRefusal || queued instanceof GateRefusal) return t.fail("refused below the bound");
+  const [running, queued] = [placeAt(gate), placeAt(gate)];
   queued.leave(); // its request failed before its turn (a bad body, say)
   t.equal(gate.stats().queued, 0, "a queued place given up leaves the queue");
 
-  const next = gate.hold();
-  if (next instanceof GateRefusal) return t.fail("refused below the bound");
+  const next = placeAt(gate);
   running.leave(); // admitted, never taken: the turn goes back to the gate
   t.equal(gate.stats().running, 0);
   await new Promise((resolve) => setImmediate(resolve)); // the hand-on
@@ -102,8 +101,7 @@ t.test("a place given up frees its room: queued, admitted but not taken, or wait
   release();
 
   const busy = await gate.enter(never);
-  const waiting = gate.hold();
-  if (waiting instanceof GateRefusal) return t.fail("refused below the bound");
+  const waiting = placeAt(gate);
   const caller = new AbortController();
   const turn = waiting.turn(caller.signal);
   caller.abort(new Error("the caller went away"));
@@ -112,3 +110,10 @@ t.test("a place given up frees its room: queued, admitted but not taken, or wait
   busy();
   t.equal(gate.stats().running, 0);
 });
+
+/** A place held below the gate's bound: a refusal there is a failure. */
+function placeAt(gate: AdmissionGate): GatePlace {
+  const place = gate.hold();
+  if (place instanceof GateRefusal) throw new Error("refused below the bound");
+  return place;
+}

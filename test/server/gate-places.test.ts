@@ -36,7 +36,10 @@ t.test("a known caller holds its place from its headers on; an unchecked one onl
   const until = async (want: { running: number; queued: number }, what: string) => {
     for (let i = 0; i < 100; i++) {
       const now = await gate();
-      if (now.running === want.running && now.queued === want.queued) return t.pass(what);
+      if (now.running === want.running && now.queued === want.queued) {
+        t.pass(what);
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     t.fail(what, { found: await gate(), wanted: want });

@@ -101,6 +101,7 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     }
   }
 
+  /** Reads, binds and answers a matched request; its place at the gate, if any, is taken by its handler's turn. */
   async function answerRest(
     req: NodeRequest,
     res: NodeResponse,

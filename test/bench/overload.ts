@@ -194,6 +194,7 @@ function report(
   connection errors: ${errors}${errors ? ` ${JSON.stringify(result.errorsByCode)}: ${result.errors.join("; ")}` : ""}
   served:   ${result.served.count} (${perSecond(result.served.count)}/s), p50 ${result.served.p50Ms} ms, p99 ${result.served.p99Ms} ms, max ${result.served.maxMs} ms
   refused:  ${result.refused.count} (${perSecond(result.refused.count)}/s), p50 ${result.refused.p50Ms} ms, p99 ${result.refused.p99Ms} ms, max ${result.refused.maxMs} ms, without Retry-After ${result.refused.withoutRetryAfter}
+            max of the opening burst (each client's first request, on a new connection) ${result.refused.firstRequestMaxMs} ms, of the rest ${result.refused.laterMaxMs} ms
   /healthz: ${health.samples} probes, p99 ${health.p99Ms} ms, max ${health.maxMs} ms, failed ${health.failed}
   gate:     ${JSON.stringify(server.admission)}
   server:   event-loop delay ${JSON.stringify(server.eventLoopDelayMs)} (a 10 ms timer's interval)

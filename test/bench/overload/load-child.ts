@@ -25,7 +25,13 @@ export interface OverloadResult {
   answers: number;
   byStatus: Record<string, number>;
   served: Spread & { count: number };
-  refused: Spread & { count: number; withoutRetryAfter: number };
+  refused: Spread & {
+    count: number;
+    withoutRetryAfter: number;
+    /** The slowest refusal of a client's first request (the opening burst, each on a new connection), and of the others. */
+    firstRequestMaxMs: number;
+    laterMaxMs: number;
+  };
   /** Requests that got no answer at all (the connection failed), by the error's code. */
   errorsByCode: Record<string, number>;
   /** The first few of those errors' messages. */
@@ -60,11 +66,13 @@ async function run(spec: OverloadSpec): Promise<OverloadResult> {
   const byStatus: Record<string, number> = {};
   const served: number[] = [];
   const refused: number[] = [];
+  let firstRequestMaxMs = 0;
+  let laterMaxMs = 0;
   let withoutRetryAfter = 0;
   const errors: string[] = [];
   const errorsByCode: Record<string, number> = {};
   const loop = async () => {
-    while (performance.now() < until) {
+    for (let first = true; performance.now() < until; first = false) {
       const started = performance.now();
       try {
         const { status, retryAfter } = await send(target, request, spec.body);
@@ -73,6 +81,8 @@ async function run(spec: OverloadSpec): Promise<OverloadResult> {
         if (status === 200) served.push(ms);
         else if (status === 503) {
           refused.push(ms);
+          if (first) firstRequestMaxMs = Math.max(firstRequestMaxMs, ms);
+          else laterMaxMs = Math.max(laterMaxMs, ms);
           if (retryAfter === undefined) withoutRetryAfter++;
           else if (spec.honourRetryAfter)
             await new Promise((resolve) => setTimeout(resolve, Number(retryAfter) * 1000));
@@ -91,7 +101,13 @@ async function run(spec: OverloadSpec): Promise<OverloadResult> {
     answers: served.length + refused.length,
     byStatus,
     served: { count: served.length, ...spread(served) },
-    refused: { count: refused.length, ...spread(refused), withoutRetryAfter },
+    refused: {
+      count: refused.length,
+      ...spread(refused),
+      withoutRetryAfter,
+      firstRequestMaxMs: Math.round(firstRequestMaxMs * 10) / 10,
+      laterMaxMs: Math.round(laterMaxMs * 10) / 10,
+    },
     errorsByCode,
     errors,
     clientLoopDelayMaxMs: Math.round(loopDelay.max / 1e5) / 10,

@@ -35,17 +35,26 @@ const waiting: (() => void)[] = [];
 /** Calls that wait for arrivals to pause before reading their requests (afterArrivals). */
 const intakes: (() => void)[] = [];
 let scheduled = false;
+/** Whether arrivals were found paused and held calls' intakes ran since: the next turn need not wait again. */
+let pauseGranted = false;
 /** Since when turns have waited for connections, or 0. */
 let deferringSince = 0;
 /** Whether something that comes before turns arrived since last asked (deferTurnsWhile). */
 const arrivals = new Set<() => boolean>();
 
 function runNext(): void {
-  if (mustDefer()) return void setImmediate(runNext);
+  if (!pauseGranted && mustDefer()) return void setImmediate(runNext);
   // Held calls' intake before any turn: it is short, and it brings their errors out early.
-  const next = intakes.length > 0 ? undefined : waiting.shift();
-  for (const intake of intakes.splice(0, INTAKES_PER_ITERATION)) intake();
-  if (waiting.length > 0 || intakes.length > 0) setImmediate(runNext);
+  if (intakes.length > 0) {
+    for (const intake of intakes.splice(0, INTAKES_PER_ITERATION)) intake();
+    // The pause found is theirs and the next turn's: under a steady stream of arrivals
+    // (callers that ignore Retry-After), intakes must not take the turns' rare pauses.
+    pauseGranted = true;
+    return void setImmediate(runNext);
+  }
+  pauseGranted = false;
+  const next = waiting.shift();
+  if (waiting.length > 0) setImmediate(runNext);
   else scheduled = false;
   next?.();
 }

@@ -101,3 +101,17 @@ t.test("a steady stream of arrivals cannot hold a held call's intake for long", 
   const ms = performance.now() - started;
   t.ok(ms >= 150 && ms < 400, `read after ${Math.round(ms)} ms, about 200`);
 });
+
+t.test("under a steady stream of arrivals, held calls' intakes do not take the turns' pauses", async (t) => {
+  // As if every iteration read a request (callers that resend at once): turns get one
+  // iteration every ~200 ms, and intakes run within the pause they find.
+  const stop = deferTurnsWhile(() => true);
+  t.teardown(stop);
+  const started = performance.now();
+  const intakes = Array.from({ length: 16 }, () => afterArrivals());
+  await Promise.all([...intakes, busyTurn(), busyTurn(), busyTurn()]);
+  const ms = performance.now() - started;
+  // Three pauses: the first for the 16 intakes and a turn. Had the intakes taken pauses
+  // of their own (8 each), the turns would have waited two more: 1,000 ms.
+  t.ok(ms < 850, `16 intakes and three turns in ${Math.round(ms)} ms: three pauses at most`);
+});

@@ -60,6 +60,9 @@ export interface GateOptions {
 /** Weight of the newest service time in the running average. */
 const SMOOTHING = 0.2;
 
+/** Ends a turn; `used` false for a turn given back unused (its call ended before taking it). */
+type TurnRelease = (used?: boolean) => void;
+
 export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOptions): AdmissionGate {
   let running = 0;
   let refused = 0;
@@ -71,21 +74,24 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
   let endedWithQueue: number | undefined;
   const queue: Place[] = [];
 
-  const start = (): (() => void) => {
+  /** A turn begins; its release says whether it was used (a turn given back unused says nothing of how long turns take). */
+  const start = (): TurnRelease => {
     running++;
     const began = performance.now();
     let released = false;
-    return () => {
+    return (used = true) => {
       if (released) return;
       released = true;
       running--;
-      const now = performance.now();
-      serviceMs += SMOOTHING * (now - began - serviceMs);
-      if (endedWithQueue !== undefined) {
-        busyGapMs ||= serviceMs / concurrency; // two turns may end together: one gap says little alone
-        busyGapMs += SMOOTHING * (now - endedWithQueue - busyGapMs);
+      if (used) {
+        const now = performance.now();
+        serviceMs += SMOOTHING * (now - began - serviceMs);
+        if (endedWithQueue !== undefined) {
+          busyGapMs ||= serviceMs / concurrency; // two turns may end together: one gap says little alone
+          busyGapMs += SMOOTHING * (now - endedWithQueue - busyGapMs);
+        }
+        endedWithQueue = queue.length > 0 ? now : undefined;
       }
-      endedWithQueue = queue.length > 0 ? now : undefined;
       if (queue.length > 0) setImmediate(handOn);
     };
   };
@@ -128,14 +134,14 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
 
 /** A place in the gate: queued until admitted with its turn's release, which its holder takes or gives back. */
 class Place implements GatePlace {
-  #release: (() => void) | undefined;
+  #release: TurnRelease | undefined;
   #taken = false;
   #left = false;
   #waiting: { resolve(release: () => void): void } | undefined;
 
   constructor(
     private readonly queue: Place[],
-    release?: () => void,
+    release?: TurnRelease,
   ) {
     this.#release = release;
   }
@@ -144,7 +150,7 @@ class Place implements GatePlace {
     return this.#release !== undefined;
   }
 
-  admit(release: () => void): void {
+  admit(release: TurnRelease): void {
     this.#release = release;
     if (this.#waiting) this.#take(this.#waiting);
   }
@@ -178,7 +184,7 @@ class Place implements GatePlace {
     this.#left = true;
     if (this.#release) {
       this.#taken = true;
-      this.#release();
+      this.#release(false);
       return;
     }
     const at = this.queue.indexOf(this);

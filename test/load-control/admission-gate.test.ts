@@ -111,6 +111,19 @@ t.test("a place given up frees its room: queued, admitted but not taken, or wait
   t.equal(gate.stats().running, 0);
 });
 
+t.test("a turn given back unused says nothing of how long turns take", async (t) => {
+  const gate = createAdmissionGate({ concurrency: 1, maxQueue: 2, maxWaitMs: 60_000 });
+  const release = await gate.enter(never);
+  await sleep(50);
+  release();
+  const { serviceMs } = gate.stats();
+  t.ok(serviceMs >= 9, `one turn of 50 ms: ${serviceMs} ms on average`);
+  // Calls that end before taking their turn (answered from the answer cache, a bad body).
+  for (let i = 0; i < 10; i++) placeAt(gate).leave();
+  t.equal(gate.stats().serviceMs, serviceMs, "ten turns given back at once leave the average as it was");
+  t.equal(gate.stats().running, 0);
+});
+
 /** A place held below the gate's bound: a refusal there is a failure. */
 function placeAt(gate: AdmissionGate): GatePlace {
   const place = gate.hold();

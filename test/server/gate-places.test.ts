@@ -44,12 +44,17 @@ t.test("a known caller holds its place from its headers on; an unchecked one onl
     }
     t.fail(what, { found: await gate(), wanted: want });
   };
-  t.equal((await ask(server.token)).status, 200, "the caller's token is verified once");
-
-  await t.test("a known caller's headers alone hold its place; the next is refused at once", async (t) => {
+  /** One call running, its statement held on the lock until `release`. */
+  const oneRunning = async (t: Test) => {
     const release = await holdPrograms(t, url);
     const running = ask(server.token);
     await until({ running: 1, queued: 0 }, "one call runs, held on the lock");
+    return { release, running };
+  };
+  t.equal((await ask(server.token)).status, 200, "the caller's token is verified once");
+
+  await t.test("a known caller's headers alone hold its place; the next is refused at once", async (t) => {
+    const { release, running } = await oneRunning(t);
     const withheld = headersOnly(t, server.port, server.token);
     await until({ running: 1, queued: 1 }, "a known caller is queued before its body arrives");
     const refused = await ask(server.token);
@@ -65,9 +70,7 @@ t.test("a known caller holds its place from its headers on; an unchecked one onl
   });
 
   await t.test("a caller not yet checked holds no place while its body is awaited", async (t) => {
-    const release = await holdPrograms(t, url);
-    const running = ask(server.token);
-    await until({ running: 1, queued: 0 }, "one call runs");
+    const { release, running } = await oneRunning(t);
     const withheld = headersOnly(t, server.port, await server.freshToken());
     await new Promise((resolve) => setTimeout(resolve, 300));
     t.match(await gate(), { queued: 0 }, "its headers took no place");
@@ -81,10 +84,7 @@ t.test("a known caller holds its place from its headers on; an unchecked one onl
   });
 
   await t.test("a place is given up when its call ends before its turn", async (t) => {
-    const release = await holdPrograms(t, url);
-    const running = ask(server.token);
-    await until({ running: 1, queued: 0 }, "one call runs");
-
+    const { release, running } = await oneRunning(t);
     const gone = headersOnly(t, server.port, server.token);
     await until({ running: 1, queued: 1 }, "a known caller is queued");
     gone.socket.destroy();

@@ -7,6 +7,17 @@ export class BodyTooLargeError extends Error {
 }
 
 /**
+ * The request ended before its body did: its caller went away (Node's "aborted",
+ * ECONNRESET) or its stream broke. Nobody is left to answer, and it is no fault of
+ * the server's.
+ */
+export class BodyNotReceivedError extends Error {
+  constructor(cause?: Error) {
+    super("the request ended before its body arrived", { cause });
+  }
+}
+
+/**
  * Reads a request body as UTF-8 text, refusing it as soon as it passes the limit.
  * Read as it is buffered ('readable') and done once the message is complete, without
  * waiting for 'end': a small body arrives with its headers, and this is on the path of
@@ -29,11 +40,11 @@ export function readRequestBody(req: NodeRequest, maxBytes: number): Promise<str
       stop(); // read to its end: the stream ends by itself
       resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
     };
-    const onError = (error: Error) => {
+    const onError = (error?: Error) => {
       stop();
-      reject(error);
+      reject(new BodyNotReceivedError(error));
     };
-    const onClose = () => onError(new Error("the request was closed before its body arrived"));
+    const onClose = () => onError();
     const onReadable = () => {
       for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null;) {
         size += chunk.length;

@@ -21,7 +21,7 @@ import { byteLengthOf, type JsonBytes } from "./json-bytes.js";
 import { fieldJson, messageJson } from "./json-writer.js";
 import { problem, problemFromError, writeJsonBytes, writeProblem } from "./problem-document.js";
 import { answeredWhole, type NodeRequest, type NodeResponse } from "./node-types.js";
-import { readRequestBody, BodyTooLargeError } from "./request-body.js";
+import { readRequestBody, BodyNotReceivedError, BodyTooLargeError } from "./request-body.js";
 import { canonicalRequest, createRememberedBindings, spellingOf, type BoundRequest } from "./remembered-bindings.js";
 import { requestPath, splitRequestTarget } from "./request-target.js";
 import { createRouteTable } from "./route-table.js";
@@ -115,6 +115,7 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       try {
         body = (await readRequestBody(req, options.maxBodyBytes)).trim();
       } catch (error) {
+        if (error instanceof BodyNotReceivedError) return; // the caller has gone: its line says so
         if (!(error instanceof BodyTooLargeError)) throw error;
         // The rest of the body is not wanted. An HTTP/1.1 connection ends after this answer.
         // HTTP/2 forbids connection headers (RFC 9113, 8.2.2): there the stream is reset

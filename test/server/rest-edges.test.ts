@@ -148,6 +148,32 @@ t.test("a 503 the service chose is logged as a warning, not an error", async (t)
   );
 });
 
+t.test("a caller that leaves in the middle of its body is no error of the server's", async (t) => {
+  const { knex } = await createTestDatabase(t);
+  const logLines: Record<string, unknown>[] = [];
+  const server = await startTestServer(t, knex, { logLines });
+  const socket = connect(server.port, "127.0.0.1");
+  socket.on("error", () => undefined);
+  await new Promise((resolve) => socket.once("connect", resolve));
+  socket.write(
+    `POST ${P}/assessment/getTotalProgramCount HTTP/1.1\r\nhost: x\r\nx-request-id: left-mid-body\r\n` +
+      `content-type: application/json\r\ncontent-length: 100\r\n\r\n{"naics": "52",`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  socket.destroy();
+  let line: Record<string, unknown> | undefined;
+  for (let i = 0; i < 100 && !line; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    line = logLines.find((l) => l.requestId === "left-mid-body" && l.msg === "request");
+  }
+  t.match(line, { aborted: true }, "its line says it was not answered whole");
+  t.equal(
+    logLines.filter((l) => l.level === 50).length,
+    0,
+    "nothing at error level: " + JSON.stringify(logLines.filter((l) => l.level === 50)),
+  );
+});
+
 t.test("health: /healthz always, /readyz and gRPC health when the database answers", async (t) => {
   const { knex } = await createTestDatabase(t);
   const server = await startTestServer(t, knex);

@@ -90,12 +90,15 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const { route, pathVariables } = match;
     const place = options.hold?.(route.method, req);
     if (place instanceof ConnectError) return writeProblem(res, problemFromError(place));
-    const abort = abortWhenCallerLeaves(res);
     try {
-      // Queued: read the request once the burst it came in is all in, each of it placed or refused.
-      if (place && !place.admitted) await afterArrivals();
-      if (abort.signal.aborted) return;
-      await answerRest(req, res, route, pathVariables, abort.signal, place);
+      let callerWatch: AbortController | undefined;
+      if (place && !place.admitted) {
+        // Queued: read the request once the burst it came in is all in, each of it placed or refused.
+        callerWatch = abortWhenCallerLeaves(res);
+        await afterArrivals();
+        if (callerWatch.signal.aborted) return;
+      }
+      await answerRest(req, res, route, pathVariables, place, callerWatch);
     } finally {
       place?.leave();
     }
@@ -107,8 +110,8 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     res: NodeResponse,
     route: HttpRoute,
     pathVariables: ReadonlyMap<string, string>,
-    signal: AbortSignal,
     place: GatePlace | undefined,
+    callerWatch: AbortController | undefined,
   ): Promise<void> {
     let body: string | undefined;
     if (route.body === "*") {
@@ -160,6 +163,8 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
       .set(heldPlaceKey, place);
     const turn: TurnHandOver = {};
     try {
+      // Made only now when not queued: an answer from the cache pays for no listener.
+      const { signal } = callerWatch ?? abortWhenCallerLeaves(res);
       const outcome = await invoke(handler, bound.input, req, signal, contextValues.set(turnHandOverKey, turn));
       if (outcome instanceof ConnectError) return writeProblem(res, problemFromError(outcome), challengeOf(outcome));
       const { output, dataVersion } = outcome;

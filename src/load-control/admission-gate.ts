@@ -22,6 +22,8 @@ export interface AdmissionGate {
    * caller be refused, or queued in arrival order, before its request is even read.
    */
   hold(): GatePlace | GateRefusal;
+  /** Whether a call arriving now would wait or be refused: no turn is free, or others wait already. */
+  busy(): boolean;
   /** Whether a call arriving now would be refused. */
   full(): GateRefusal | undefined;
   stats(): { running: number; queued: number; refused: number; serviceMs: number; turnEveryMs: number };
@@ -121,6 +123,7 @@ export function createAdmissionGate({ concurrency, maxQueue, maxWaitMs }: GateOp
       return place instanceof GateRefusal ? Promise.reject(place) : place.turn(signal);
     },
     hold,
+    busy: mustWait,
     full: () => (mustRefuse() ? refuse() : undefined),
     stats: () => ({
       running,

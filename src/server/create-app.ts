@@ -263,12 +263,13 @@ export function createApp({
     handlers: handlers.filter((h) => apiServices.includes(h.service as (typeof apiServices)[number])),
     contextValues,
     maxBodyBytes: MAX_BODY_BYTES,
-    // A caller known at once (its token verified a moment ago) takes its place at the
-    // door, and a burst of them is all placed or refused before any is read further.
-    // Any other is only refused there when the gate is full: a place is never held for
-    // a token not yet checked.
+    // While the gate is busy, a caller known at once (its token verified a moment ago)
+    // takes its place at the door, and a burst of them is all placed or refused before
+    // any is read further. Any other is only refused there when the gate is full: a place
+    // is never held for a token not yet checked. While a turn is free, a call takes it
+    // where it enters the gate, after the answer cache: a kept answer never holds one.
     hold: (method, req) => {
-      if (!computesOverPeers(method.parent.typeName, method.name)) return undefined;
+      if (!computesOverPeers(method.parent.typeName, method.name) || !gate.busy()) return undefined;
       const place = knownCaller(req) ? gate.hold() : gate.full();
       return place instanceof GateRefusal ? atCapacity(place) : place;
     },

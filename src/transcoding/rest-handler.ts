@@ -76,7 +76,7 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
   // The route table goes out with the handler: /openapi.json is written from it.
   return Object.assign(handleRest, { routes });
 
-  async function handleRest(req: NodeRequest, res: NodeResponse): Promise<void> {
+  function handleRest(req: NodeRequest, res: NodeResponse): void | Promise<void> {
     const path = requestPath(req);
     const match = table.match(req.method ?? "GET", path);
     if (match.outcome === "not-found") {
@@ -90,17 +90,28 @@ export function createRestTranscoder(options: RestTranscoderOptions) {
     const { route, pathVariables } = match;
     const place = options.hold?.(route.method, req);
     if (place instanceof ConnectError) return writeProblem(res, problemFromError(place));
+    if (!place) return answerRest(req, res, route, pathVariables, undefined, undefined);
+    return answerInPlace(req, res, route, pathVariables, place);
+  }
+
+  /**
+   * A call that holds a place at the gate: it reads its request once the burst it came
+   * in is all in, each of it placed or refused, and gives the place up if it ends first.
+   */
+  async function answerInPlace(
+    req: NodeRequest,
+    res: NodeResponse,
+    route: HttpRoute,
+    pathVariables: ReadonlyMap<string, string>,
+    place: GatePlace,
+  ): Promise<void> {
     try {
-      let callerWatch: AbortController | undefined;
-      if (place && !place.admitted) {
-        // Queued: read the request once the burst it came in is all in, each of it placed or refused.
-        callerWatch = abortWhenCallerLeaves(res);
-        await afterArrivals();
-        if (callerWatch.signal.aborted) return;
-      }
+      const callerWatch = abortWhenCallerLeaves(res);
+      if (!place.admitted) await afterArrivals();
+      if (callerWatch.signal.aborted) return;
       await answerRest(req, res, route, pathVariables, place, callerWatch);
     } finally {
-      place?.leave();
+      place.leave();
     }
   }
 

@@ -70,6 +70,7 @@ t.test("places are held in arrival order, before their holders read their reques
   const gate = createAdmissionGate({ concurrency: 1, maxQueue: 2, maxWaitMs: 60_000 });
   const [first, second, third] = [placeAt(gate), placeAt(gate), placeAt(gate)];
   t.ok(gate.hold() instanceof GateRefusal, "a fourth arrival is refused: one runs, two wait");
+  t.ok(gate.busy(), "busy while no turn is free");
   t.same([first.admitted, second.admitted, third.admitted], [true, false, false], "the first runs at once");
   t.match(gate.stats(), { running: 1, queued: 2 });
 
@@ -82,6 +83,7 @@ t.test("places are held in arrival order, before their holders read their reques
   (await thirdTurn)();
   t.same(order, ["second", "third"]);
   t.same(gate.stats().running, 0);
+  t.notOk(gate.busy(), "not busy once every turn is back");
 });
 
 t.test("a place given up frees its room: queued, admitted but not taken, or waited for", async (t) => {

@@ -69,6 +69,14 @@ t.test("a known caller holds its place from its headers on; an unchecked one onl
     await until({ running: 0, queued: 0 }, "the gate is empty again");
   });
 
+  await t.test("while a turn is free, no place is held before the answer cache is asked", async (t) => {
+    const withheld = headersOnly(t, server.port, server.token);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.match(await gate(), { running: 0, queued: 0 }, "a known caller's headers took no turn");
+    withheld.socket.write(BODY);
+    t.match(await withheld.answer, /^HTTP\/1\.1 200 /, "it took its turn once read");
+  });
+
   await t.test("a caller not yet checked holds no place while its body is awaited", async (t) => {
     const { release, running } = await oneRunning(t);
     const withheld = headersOnly(t, server.port, await server.freshToken());

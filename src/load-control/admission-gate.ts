@@ -140,7 +140,8 @@ class Place implements GatePlace {
   #release: TurnRelease | undefined;
   #taken = false;
   #left = false;
-  #waiting: { resolve(release: () => void): void } | undefined;
+  /** Hands the turn to a holder waiting for it (turn), once admitted. */
+  #handTurn: ((release: TurnRelease) => void) | undefined;
 
   constructor(
     private readonly queue: Place[],
@@ -155,7 +156,7 @@ class Place implements GatePlace {
 
   admit(release: TurnRelease): void {
     this.#release = release;
-    if (this.#waiting) this.#take(this.#waiting);
+    this.#handTurn?.(release);
   }
 
   turn(signal: AbortSignal): Promise<() => void> {
@@ -164,20 +165,21 @@ class Place implements GatePlace {
       this.leave();
       return Promise.reject(signal.reason);
     }
+    if (this.#release) {
+      this.#taken = true;
+      return Promise.resolve(this.#release);
+    }
     return new Promise((resolve, reject) => {
       const onAbort = () => {
-        this.#waiting = undefined;
+        this.#handTurn = undefined;
         this.leave();
         reject(signal.reason);
       };
-      const waiting = {
-        resolve(release: () => void) {
-          signal.removeEventListener("abort", onAbort);
-          resolve(release);
-        },
+      this.#handTurn = (release) => {
+        signal.removeEventListener("abort", onAbort);
+        this.#taken = true;
+        resolve(release);
       };
-      if (this.admitted) return this.#take(waiting);
-      this.#waiting = waiting;
       signal.addEventListener("abort", onAbort, { once: true });
     });
   }
@@ -192,12 +194,6 @@ class Place implements GatePlace {
     }
     const at = this.queue.indexOf(this);
     if (at >= 0) this.queue.splice(at, 1);
-  }
-
-  #take(waiting: { resolve(release: () => void): void }): void {
-    this.#taken = true;
-    this.#waiting = undefined;
-    waiting.resolve(this.#release!);
   }
 }
 
